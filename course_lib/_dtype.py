@@ -1,0 +1,229 @@
+"""Data types (dtypes) and PyTorch's type-promotion rules.
+
+PyTorch has many dtypes; a beginner meets nine of them, and those are the
+nine course_lib implements: ``bool``, ``uint8``, ``int8``, ``int16``,
+``int32``, ``int64``, ``float16``, ``float32`` and ``float64``.  (PyTorch also
+has ``bfloat16``, complex types, more unsigned types and float8 types.)
+
+Each :class:`dtype` knows the NumPy dtype that stores its elements.  The
+promotion rules are PyTorch's, not NumPy's: for example ``int64 + float16``
+is ``float16`` in PyTorch but ``float64`` in NumPy, and an ``int64`` tensor
+plus the Python float ``0.5`` is ``float32`` (the default dtype).
+"""
+
+import numpy as np
+
+__all__ = [
+    "dtype", "bool", "uint8", "int8", "int16", "int32", "int64",
+    "float16", "float32", "float64", "half", "float", "double", "short", "int", "long",
+    "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast",
+]
+
+_builtin_bool, _builtin_int, _builtin_float = bool, int, float
+
+
+class dtype:
+    """A tensor element type, printed as PyTorch prints it (``torch.float32``).
+
+    Attributes mirror ``torch.dtype``: ``is_floating_point``, ``is_complex``,
+    ``is_signed`` and ``itemsize`` (bytes per element).  ``numpy_dtype`` is
+    the NumPy dtype course_lib stores the elements in.
+    """
+
+    __slots__ = ("name", "numpy_dtype", "itemsize", "is_floating_point", "is_signed",
+                 "_kind", "_legacy_name", "_short_name", "_tensor_type")
+    is_complex = False
+
+    def __init__(self, name, np_dtype, kind, legacy_name, short_name):
+        self.name = name
+        self.numpy_dtype = np.dtype(np_dtype)
+        self.itemsize = self.numpy_dtype.itemsize
+        self.is_floating_point = kind == "f"
+        self.is_signed = kind != "b" and name != "uint8"
+        self._kind = kind                    # 'b' bool, 'i' integer, 'f' floating
+        self._legacy_name = legacy_name      # e.g. 'FloatTensor'
+        self._short_name = short_name        # e.g. 'Float', as in PyTorch's messages
+        self._tensor_type = "torch." + legacy_name
+
+    def __repr__(self):
+        return "torch." + self.name
+
+    def __reduce__(self):  # pickling keeps the singletons
+        return (_from_name, (self.name,))
+
+
+bool = dtype("bool", np.bool_, "b", "BoolTensor", "Bool")  # noqa: A001 - PyTorch's name
+uint8 = dtype("uint8", np.uint8, "i", "ByteTensor", "Byte")
+int8 = dtype("int8", np.int8, "i", "CharTensor", "Char")
+int16 = dtype("int16", np.int16, "i", "ShortTensor", "Short")
+int32 = dtype("int32", np.int32, "i", "IntTensor", "Int")
+int64 = dtype("int64", np.int64, "i", "LongTensor", "Long")
+float16 = dtype("float16", np.float16, "f", "HalfTensor", "Half")
+float32 = dtype("float32", np.float32, "f", "FloatTensor", "Float")
+float64 = dtype("float64", np.float64, "f", "DoubleTensor", "Double")
+
+# PyTorch's aliases.
+half = float16
+float = float32  # noqa: A001
+double = float64
+short = int16
+int = int32  # noqa: A001
+long = int64
+
+ALL_DTYPES = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
+_BY_NAME = {d.name: d for d in ALL_DTYPES}
+_BY_NUMPY = {d.numpy_dtype: d for d in ALL_DTYPES}
+_BY_LEGACY = {d._tensor_type: d for d in ALL_DTYPES}
+
+
+def _from_name(name):
+    return _BY_NAME[name]
+
+
+def from_numpy_dtype(np_dtype):
+    """Return the course_lib dtype stored as ``np_dtype``.
+
+    Raises:
+        TypeError: for NumPy dtypes course_lib has no counterpart for, with
+            the message ``torch.from_numpy`` gives.
+    """
+    try:
+        return _BY_NUMPY[np.dtype(np_dtype)]
+    except (KeyError, TypeError):
+        raise TypeError(
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
+            "supported types are: float64, float32, float16, complex64, complex128, int64, "
+            "int32, int16, int8, uint64, uint32, uint16, uint8, and bool.") from None
+
+
+def from_legacy_name(name):
+    """Map ``'torch.FloatTensor'`` (or ``'FloatTensor'``) to ``float32``; None if unknown."""
+    if not name.startswith("torch."):
+        name = "torch." + name
+    return _BY_LEGACY.get(name)
+
+
+# ---------------------------------------------------------------------------
+# Default dtype
+# ---------------------------------------------------------------------------
+
+_default = [float32]
+
+
+def get_default_dtype():
+    """The dtype of new floating tensors, ``float32`` unless changed. Mirrors ``torch.get_default_dtype``."""
+    return _default[0]
+
+
+def set_default_dtype(d):
+    """Set the default floating dtype (``float32`` or ``float64`` or ``float16``).
+
+    Mirrors ``torch.set_default_dtype``.
+
+    Raises:
+        TypeError: if ``d`` is not a floating dtype, with PyTorch's message.
+    """
+    if not isinstance(d, dtype) or not d.is_floating_point:
+        raise TypeError("only floating-point types are supported as the default type")
+    _default[0] = d
+
+
+# ---------------------------------------------------------------------------
+# Promotion
+# ---------------------------------------------------------------------------
+
+_INT_ORDER = {uint8: 0, int8: 1, int16: 2, int32: 3, int64: 4}
+_FLOAT_ORDER = {float16: 0, float32: 1, float64: 2}
+
+
+def _promote(a, b):
+    if a is b:
+        return a
+    if a is bool:
+        return b
+    if b is bool:
+        return a
+    if a.is_floating_point or b.is_floating_point:
+        if not b.is_floating_point:
+            return a
+        if not a.is_floating_point:
+            return b
+        return a if _FLOAT_ORDER[a] > _FLOAT_ORDER[b] else b
+    # both integers: uint8 with int8 needs int16 to hold both ranges
+    if {a, b} == {uint8, int8}:
+        return int16
+    return a if _INT_ORDER[a] > _INT_ORDER[b] else b
+
+
+# A full table, computed once, so that promotion in the hot path is one lookup.
+_PROMOTE = {(a, b): _promote(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
+
+
+def promote_types(type1, type2):
+    """The smallest dtype both ``type1`` and ``type2`` convert to. Mirrors ``torch.promote_types``."""
+    return _PROMOTE[type1, type2]
+
+
+def _category(d):
+    return 0 if d is bool else (1 if d._kind == "i" else 2)
+
+
+def scalar_dtype(value):
+    """The dtype PyTorch gives a Python number in an expression (a "wrapped number").
+
+    bool -> bool, int -> int64, float -> the default dtype.
+    """
+    if isinstance(value, _builtin_bool):
+        return bool
+    if isinstance(value, _builtin_int):
+        return int64
+    return _default[0]
+
+
+def combine(higher, lower):
+    """PyTorch's rule for joining the dtypes of two operand priority groups.
+
+    Operands with dimensions outrank 0-d tensors, which outrank Python
+    numbers.  A lower-priority group only matters when it is of a higher
+    *category* (bool < integer < floating): ``int32_tensor + 0-d int64``
+    stays int32, ``int32_tensor + 0-d float64`` is float64, and
+    ``int32_tensor + 2.5`` is float32 (a Python float counts as the default
+    dtype).  Either argument may be None (no operand in that group).
+    """
+    if higher is None:
+        return lower
+    if lower is None or higher._kind == "f":
+        return higher
+    if higher is bool or lower._kind == "f":
+        return _PROMOTE[higher, lower]
+    return higher
+
+
+def result_type(*operands):
+    """The dtype of an arithmetic op on ``operands`` (tensors or Python numbers).
+
+    Mirrors ``torch.result_type`` (which takes two operands) for any number of
+    operands.
+    """
+    dim_t = zero_t = scalar_t = None
+    for x in operands:
+        data = getattr(x, "_data", None)     # a Tensor (without importing the class here)
+        if data is None:
+            s = scalar_dtype(x)
+            scalar_t = s if scalar_t is None else _PROMOTE[scalar_t, s]
+            continue
+        d = _BY_NUMPY[data.dtype]
+        if data.ndim:
+            dim_t = d if dim_t is None else _PROMOTE[dim_t, d]
+        else:
+            zero_t = d if zero_t is None else _PROMOTE[zero_t, d]
+    return combine(dim_t, combine(zero_t, scalar_t))
+
+
+def can_cast(from_, to):
+    """Whether an op's result of dtype ``from_`` may be written into a ``to`` tensor.
+
+    PyTorch refuses to write a higher category into a lower one (float into
+    int, int into bool).  Mirrors ``torch.can_cast``.
+    """
+    return _category(from_) <= _category(to)

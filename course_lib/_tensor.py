@@ -1,0 +1,683 @@
+"""The Tensor: one backend array plus what autograd needs to know about it.
+
+A course_lib ``Tensor`` wraps exactly one array (``_data``): a NumPy
+``ndarray`` on the CPU, a CuPy array on a GPU.  Everything PyTorch shows
+about memory is read off that array:
+
+* ``shape``, ``dtype`` and ``device`` come from the array itself, so they
+  can never disagree with it;
+* a *view* (slicing, ``view``, ``transpose``, ``detach``, ...) wraps an
+  array that shares memory with the original.  ``stride()``,
+  ``storage_offset()`` and ``data_ptr()`` are computed from the array's
+  byte strides and address, in elements as PyTorch counts them;
+* every tensor that shares memory also shares one *version counter*; each
+  in-place write bumps it, which is how autograd notices that a tensor it
+  saved was changed.
+
+The autograd attributes are ``requires_grad``, ``grad``, ``grad_fn`` and
+``is_leaf``.  Operations themselves live in ``course_lib/ops`` and are
+attached as methods in ``course_lib/_methods.py``.
+"""
+
+import warnings
+
+import numpy as np
+
+from . import _dtype
+from ._device import device_of, backend_of, to_numpy
+from ._size import Size
+from .autograd import grad_mode
+from .autograd.function import accumulator_of
+
+__all__ = ["Tensor", "wrap"]
+
+_new = object.__new__
+
+NON_LEAF_GRAD_WARNING = (
+    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
+    "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
+    "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
+    "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
+    "for more information. (Triggered internally at "
+    "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
+
+
+def wrap(array):
+    """A new Tensor around a backend array (no copy, no graph). Used by every operation."""
+    t = _new(Tensor)
+    t._data = array
+    return t
+
+
+class Tensor:
+    """A multi-dimensional array of one dtype on one device, with autograd.
+
+    Create tensors with ``torch.tensor(data)`` or the factory functions
+    (``zeros``, ``arange``, ...).  Calling ``torch.Tensor(...)`` directly is
+    PyTorch's legacy constructor: ``Tensor(2, 3)`` gives an uninitialised
+    2x3 float32 tensor and ``Tensor([1, 2])`` a float32 copy of the data.
+    Mirrors ``torch.Tensor``.
+    """
+
+    # Defaults shared by all tensors.  Operations set only ``_data`` on their
+    # results (and ``_grad_fn``/``_requires_grad`` when recording a graph),
+    # so creating a tensor costs one attribute write.
+    _grad_fn = None          # the Node that produced this tensor (None for leaves)
+    _output_nr = 0           # which output of _grad_fn this tensor is
+    _requires_grad = False
+    _grad = None
+    _retains_grad = False
+    _base = None             # the tensor this one is a view of (autograd's notion)
+    _storage = None          # the array that owns this tensor's memory, when it is not _data
+    _version_ref = None      # shared [version] list, created on first need
+    _accumulator_ref = None  # weak reference to this leaf's AccumulateGrad node
+    _hooks = None
+    _is_param = False
+
+    __array_priority__ = 1000    # numpy_array + tensor calls Tensor.__radd__
+
+    def __new__(cls, *args, **kwargs):
+        from ._creation import legacy_new
+        return legacy_new(_dtype.get_default_dtype(), args, kwargs, cls)
+
+    # ------------------------------------------------------------------
+    # What the array says
+    # ------------------------------------------------------------------
+    @property
+    def shape(self):
+        """The sizes of the dimensions, a ``torch.Size``."""
+        return Size(self._data.shape)
+
+    def size(self, dim=None):
+        """``size()`` is ``shape``; ``size(d)`` is the size of dimension ``d`` (negative counts from the end).
+
+        Raises:
+            IndexError: ``d`` out of range, with PyTorch's message.
+        """
+        if dim is None:
+            return Size(self._data.shape)
+        return self._data.shape[self._wrap_dim(dim)]
+
+    @property
+    def dtype(self):
+        """The element type, e.g. ``torch.float32``."""
+        return _dtype._BY_NUMPY[self._data.dtype]
+
+    @property
+    def device(self):
+        """Where the tensor's memory is: ``device(type='cpu')`` or ``device(type='cuda', index=0)``."""
+        return device_of(self._data)
+
+    @property
+    def is_cuda(self):
+        return self.device.type == "cuda"
+
+    @property
+    def is_cpu(self):
+        return self.device.type == "cpu"
+
+    @property
+    def ndim(self):
+        """Number of dimensions (same as ``dim()``)."""
+        return self._data.ndim
+
+    def dim(self):
+        """Number of dimensions: 0 for a scalar, 1 for a vector, 2 for a matrix, ..."""
+        return self._data.ndim
+
+    ndimension = dim
+
+    def numel(self):
+        """Number of elements (product of the sizes)."""
+        return self._data.size
+
+    nelement = numel
+
+    def element_size(self):
+        """Bytes per element: 4 for float32, 8 for int64, 1 for bool, ..."""
+        return self._data.itemsize
+
+    @property
+    def itemsize(self):
+        return self._data.itemsize
+
+    @property
+    def nbytes(self):
+        return self._data.nbytes
+
+    def stride(self, dim=None):
+        """Elements to skip in memory to move one step along each dimension.
+
+        ``stride()`` gives all of them as a tuple, ``stride(d)`` one.
+        A contiguous ``(2, 3)`` tensor has strides ``(3, 1)``; its transpose
+        ``(1, 3)``.
+        """
+        item = self._data.itemsize
+        strides = tuple(s // item for s in self._data.strides)
+        return strides if dim is None else strides[self._wrap_dim(dim)]
+
+    def data_ptr(self):
+        """Address of the first element in memory (an int). Views of one tensor differ only by the offset."""
+        if self._data.size == 0:
+            return 0
+        return _address(self._data)
+
+    def storage_offset(self):
+        """How many elements this tensor's first element lies after the start of its storage."""
+        storage = self._storage if self._storage is not None else self._data
+        if self._data.size == 0 or storage.size == 0:
+            return 0
+        return (_address(self._data) - _address(storage)) // self._data.itemsize
+
+    def untyped_storage(self):
+        """The memory a tensor and its views share (an object with ``data_ptr()`` and ``nbytes()``)."""
+        return _Storage(self._storage if self._storage is not None else self._data)
+
+    def is_contiguous(self, memory_format=None):
+        """True if the elements lie in memory in row-major order without gaps.
+
+        Dimensions of size 1 do not matter, as in PyTorch.
+        """
+        return bool(self._data.flags.c_contiguous)
+
+    def is_floating_point(self):
+        """True for float16, float32 and float64 tensors."""
+        return self._data.dtype.kind == "f"
+
+    def is_complex(self):
+        return False
+
+    def is_signed(self):
+        return self.dtype.is_signed
+
+    @property
+    def layout(self):
+        from . import strided
+        return strided
+
+    @property
+    def is_sparse(self):
+        return False
+
+    @property
+    def is_quantized(self):
+        return False
+
+    @property
+    def is_meta(self):
+        return False
+
+    def get_device(self):
+        """-1 on the CPU, the GPU's index on CUDA."""
+        d = self.device
+        return -1 if d.type == "cpu" else d.index
+
+    def _wrap_dim(self, dim, ndim=None):
+        """Turn a possibly negative dim into an index, with PyTorch's IndexError."""
+        n = self._data.ndim if ndim is None else ndim
+        return wrap_dim(dim, n)
+
+    # ------------------------------------------------------------------
+    # Python number protocol
+    # ------------------------------------------------------------------
+    def item(self):
+        """The value of a one-element tensor as a Python number (int, float or bool).
+
+        Works on CUDA tensors too (the value is copied to the host).
+
+        Raises:
+            RuntimeError: "a Tensor with 3 elements cannot be converted to Scalar".
+        """
+        a = self._data
+        if a.size != 1:
+            raise RuntimeError(f"a Tensor with {a.size} elements cannot be converted to Scalar")
+        return a.item() if a.__class__ is np.ndarray else to_numpy(a).item()
+
+    def tolist(self):
+        """The tensor as (nested) Python lists of Python numbers; a 0-d tensor gives a number."""
+        return to_numpy(self._data).tolist()
+
+    def _scalar(self, kind):
+        if self._data.size != 1:
+            raise ValueError("only one element tensors can be converted to Python scalars")
+        return kind(self.item())
+
+    def __float__(self):
+        return self._scalar(float)
+
+    def __int__(self):
+        return self._scalar(int)
+
+    def __complex__(self):
+        return self._scalar(complex)
+
+    def __bool__(self):
+        if self._data.size != 1:
+            if self._data.size == 0:
+                raise RuntimeError("Boolean value of Tensor with no values is ambiguous")
+            raise RuntimeError("Boolean value of Tensor with more than one value is ambiguous")
+        return bool(self.item())
+
+    def __index__(self):
+        if self._data.dtype.kind not in "iub" or self._data.size != 1:
+            raise TypeError("only integer tensors of a single element can be converted to an index")
+        return int(self.item())
+
+    def __len__(self):
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d tensor")
+        return self._data.shape[0]
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d tensor")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __hash__(self):
+        return id(self)
+
+    def __contains__(self, element):
+        return bool((self == element).any().item())
+
+    def __array__(self, dtype=None, copy=None):
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        a = to_numpy(self._data)
+        return a if dtype is None else a.astype(dtype, copy=False)
+
+    def __reduce_ex__(self, protocol):
+        return (_rebuild, (to_numpy(self._data).copy(), self._requires_grad))
+
+    def __deepcopy__(self, memo):
+        if not self.is_leaf:
+            raise RuntimeError("Only Tensors created explicitly by the user (graph leaves) support the "
+                               "deepcopy protocol at the moment.  If you were attempting to deepcopy a "
+                               "module, this may be because of a torch.nn.utils.weight_norm usage, see "
+                               "https://github.com/pytorch/pytorch/pull/103001")
+        new = wrap(self._data.copy())
+        new._requires_grad = self._requires_grad
+        if self._grad is not None:
+            new._grad = wrap(self._grad._data.copy())
+        memo[id(self)] = new
+        return new
+
+    # ------------------------------------------------------------------
+    # Printing
+    # ------------------------------------------------------------------
+    def __repr__(self, *, tensor_contents=None):
+        from ._printing import tensor_repr
+        return tensor_repr(self)
+
+    def __format__(self, spec):
+        if self._data.ndim == 0:
+            return self.item().__format__(spec)
+        return object.__format__(self, spec)
+
+    # ------------------------------------------------------------------
+    # Conversion
+    # ------------------------------------------------------------------
+    def numpy(self, *, force=False):
+        """A NumPy array that shares memory with this CPU tensor.
+
+        Raises:
+            RuntimeError: if the tensor requires grad, or lives on a GPU
+                (PyTorch's messages; use ``detach()`` / ``cpu()`` first).
+        """
+        if force:
+            return to_numpy(self._data.copy() if self._data.__class__ is not np.ndarray else self._data)
+        if self._requires_grad:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        if self._data.__class__ is not np.ndarray:
+            raise TypeError("can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy "
+                            "the tensor to host memory first.")
+        return self._data
+
+    def type(self, dtype=None, non_blocking=False, **kwargs):
+        """Without argument: the legacy type name (``'torch.FloatTensor'``); with a dtype or name: convert.
+
+        Raises:
+            ValueError: an unknown type name.
+        """
+        if dtype is None:
+            name = self.dtype._tensor_type
+            if self._data.__class__ is not np.ndarray:
+                name = name.replace("torch.", "torch.cuda.")
+            return name
+        if isinstance(dtype, str):
+            target = _dtype.from_legacy_name(dtype.replace("torch.cuda.", "torch."))
+            if target is None:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = target
+        elif not isinstance(dtype, _dtype.dtype):
+            target = getattr(dtype, "_dtype_of_type", None)
+            if target is None:
+                raise ValueError(f"invalid type: '{dtype}'")
+            dtype = target
+        return self.to(dtype)
+
+    def to(self, *args, **kwargs):
+        """Convert dtype and/or device: ``to(torch.float64)``, ``to('cuda')``, ``to('cpu', torch.int32)``,
+        ``to(other_tensor)``, ``to(device=..., dtype=...)``.
+
+        Returns ``self`` when nothing changes (as PyTorch does), else a copy
+        that stays in the autograd graph.
+        """
+        from .ops.conversion import to
+        return to(self, *args, **kwargs)
+
+    def cpu(self):
+        """This tensor on the CPU (``self`` if it is already there)."""
+        return self.to("cpu")
+
+    def cuda(self, device=None, non_blocking=False):
+        """This tensor on the GPU (``self`` if it is already there).
+
+        Raises:
+            AssertionError: without CUDA ("Torch not compiled with CUDA enabled").
+        """
+        return self.to("cuda" if device is None else device)
+
+    def _cast(self, dt):
+        return self.to(dt)
+
+    def float(self):
+        """Convert to float32."""
+        return self.to(_dtype.float32)
+
+    def double(self):
+        """Convert to float64."""
+        return self.to(_dtype.float64)
+
+    def half(self):
+        """Convert to float16."""
+        return self.to(_dtype.float16)
+
+    def long(self):
+        """Convert to int64 (floats are truncated toward zero)."""
+        return self.to(_dtype.int64)
+
+    def int(self):
+        """Convert to int32."""
+        return self.to(_dtype.int32)
+
+    def short(self):
+        """Convert to int16."""
+        return self.to(_dtype.int16)
+
+    def char(self):
+        """Convert to int8."""
+        return self.to(_dtype.int8)
+
+    def byte(self):
+        """Convert to uint8."""
+        return self.to(_dtype.uint8)
+
+    def bool(self):
+        """Convert to bool (non-zero is True)."""
+        return self.to(_dtype.bool)
+
+    def type_as(self, other):
+        return self.to(other.dtype)
+
+    # ------------------------------------------------------------------
+    # Autograd
+    # ------------------------------------------------------------------
+    @property
+    def requires_grad(self):
+        """Whether operations on this tensor are recorded for autograd."""
+        return self._requires_grad
+
+    @requires_grad.setter
+    def requires_grad(self, flag):
+        if self._grad_fn is not None:
+            if flag:
+                return
+            raise RuntimeError(
+                "you can only change requires_grad flags of leaf variables. If you want to use a computed "
+                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
+        if flag and self._data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        self._requires_grad = bool(flag)
+
+    def requires_grad_(self, requires_grad=True):
+        """Set ``requires_grad`` in place and return ``self``.
+
+        Raises:
+            RuntimeError: on a non-floating tensor, or when switching off a
+                non-leaf, with PyTorch's messages.
+        """
+        if requires_grad and self._data.dtype.kind != "f":
+            raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        self.requires_grad = requires_grad
+        return self
+
+    @property
+    def grad_fn(self):
+        """The node of the backward graph that produced this tensor; None for leaves."""
+        return self._grad_fn
+
+    @property
+    def is_leaf(self):
+        """True for tensors not produced by a recorded operation (user-created, or ``requires_grad=False``)."""
+        return self._grad_fn is None
+
+    @property
+    def output_nr(self):
+        return self._output_nr
+
+    @property
+    def grad(self):
+        """The accumulated gradient of a leaf after ``backward()``; None before.
+
+        Reading it on a non-leaf warns (UserWarning) and gives None, unless
+        ``retain_grad()`` was called, exactly as in PyTorch.
+        """
+        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
+        return self._grad
+
+    @grad.setter
+    def grad(self, value):
+        if value is not None:
+            if not isinstance(value, Tensor):
+                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                                f"{type(value).__name__}")
+            if value._data.dtype != self._data.dtype:
+                raise RuntimeError("assigned grad has data of a different type")
+            if value._data.shape != self._data.shape:
+                raise RuntimeError("assigned grad has data of a different size")
+            if value._data.__class__ is not self._data.__class__:
+                raise RuntimeError("assigned grad has data located on a different device")
+        self._grad = value
+
+    @grad.deleter
+    def grad(self):
+        self._grad = None
+
+    def retain_grad(self):
+        """Ask a non-leaf tensor to keep its gradient in ``.grad`` during backward.
+
+        Raises:
+            RuntimeError: on a tensor that does not require grad.
+        """
+        import weakref
+        if not self._requires_grad:
+            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
+        if self._grad_fn is None or self._retains_grad:
+            return
+        node = self._grad_fn
+        if node._retained is None:
+            node._retained = {}
+        node._retained[self._output_nr] = weakref.ref(self)
+        self._retains_grad = True
+
+    @property
+    def retains_grad(self):
+        return self._retains_grad
+
+    def register_hook(self, hook):
+        """Call ``hook(grad)`` whenever the gradient of this tensor is computed; it may return a new one.
+
+        Raises:
+            RuntimeError: on a tensor that does not require grad.
+        """
+        if not self._requires_grad:
+            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
+        from .autograd.function import _RemovableHandle
+        if self._grad_fn is None:
+            if self._hooks is None:
+                self._hooks = []
+            hooks = self._hooks
+        else:
+            node = self._grad_fn
+            table = node.__dict__.setdefault("_tensor_hooks", {})
+            hooks = table.setdefault(self._output_nr, [])
+        hooks.append(hook)
+        return _RemovableHandle(hooks, hook)
+
+    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+        """Compute the gradient of this tensor with respect to the leaves of its graph.
+
+        The gradients are *added* into the leaves' ``.grad``.  A scalar
+        (one-element) tensor needs no ``gradient``; for any other shape,
+        ``gradient`` (same shape) weights the outputs: the vector-Jacobian
+        product.  Without ``retain_graph=True`` the graph's saved tensors are
+        freed, so a second ``backward`` raises.
+
+        Raises:
+            RuntimeError: "grad can be implicitly created only for scalar
+                outputs"; "element 0 of tensors does not require grad and
+                does not have a grad_fn"; a second backward; shape mismatch
+                of ``gradient`` — all with PyTorch's messages.
+        """
+        from .autograd import backward as _backward
+        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+    def _accumulate_grad(self, grad, shared=False):
+        """Add a gradient array into ``.grad`` (what AccumulateGrad does).
+
+        The first gradient becomes ``.grad``; the array is used as it is when
+        nobody else can see it, else copied, so that ``.grad`` never shares
+        memory with another tensor's gradient.
+        """
+        if self._hooks:
+            for hook in self._hooks:
+                r = hook(wrap(grad))
+                if r is not None:
+                    grad, shared = r._data, True
+        current = self._grad
+        if current is None:
+            if shared or grad.base is not None or not grad.flags.c_contiguous or not grad.flags.writeable:
+                grad = grad.copy()
+            self._grad = wrap(grad)
+        elif current._grad_fn is None and not grad_mode.enabled:
+            current._data += grad     # in place, as PyTorch does
+            current._bump()
+        else:
+            self._grad = current + wrap(grad)
+
+    def detach(self):
+        """A new tensor sharing this one's memory and version counter, cut off from the graph.
+
+        Writing into it in place changes this tensor too, and autograd still
+        notices (the version counter is shared).
+        """
+        t = wrap(self._data)
+        t._storage = self._storage
+        t._version_ref = self._version_counter()
+        return t
+
+    def detach_(self):
+        """Cut this tensor off from the graph in place (it becomes a leaf)."""
+        if self._base is not None and self._base._requires_grad:
+            raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
+                               "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
+                               "is set as True, gradients are views of DDP buckets, and hence detach_() "
+                               "cannot be called on these gradients. To fix this error, please refer to "
+                               "the Optimizer.zero_grad() function in torch/optim/optimizer.py as the "
+                               "solution.")
+        self._grad_fn = None
+        self._output_nr = 0
+        self._requires_grad = False
+        return self
+
+    @property
+    def data(self):
+        """A tensor sharing memory with this one but with no autograd history and its own version counter.
+
+        Changes made through ``.data`` are invisible to autograd: the
+        version counter is not shared.  Prefer ``detach()`` or ``no_grad()``.
+        """
+        t = wrap(self._data)
+        t._storage = self._storage
+        return t
+
+    @data.setter
+    def data(self, value):
+        if not isinstance(value, Tensor):
+            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        self._data = value._data
+        self._storage = value._storage
+
+    # ------------------------------------------------------------------
+    # Version counter (shared by all tensors that share memory)
+    # ------------------------------------------------------------------
+    def _version_counter(self):
+        ref = self._version_ref
+        if ref is None:
+            ref = self._version_ref = [0]
+        return ref
+
+    @property
+    def _version(self):
+        """How many in-place writes this tensor's memory has seen."""
+        return self._version_counter()[0]
+
+    def _bump(self):
+        ref = self._version_ref
+        if ref is None:
+            self._version_ref = [1]
+        else:
+            ref[0] += 1
+
+    def _is_view(self):
+        return self._base is not None
+
+
+class _Storage:
+    """The minimal face of ``untyped_storage()``: where the memory starts and how large it is."""
+
+    def __init__(self, array):
+        self._array = array
+
+    def data_ptr(self):
+        return _address(self._array) if self._array.size else 0
+
+    def nbytes(self):
+        return self._array.nbytes
+
+    def size(self):
+        return self._array.nbytes
+
+    def __len__(self):
+        return self._array.nbytes
+
+
+def _address(array):
+    if array.__class__ is np.ndarray:
+        return array.__array_interface__["data"][0]
+    return backend_of(array).asarray(array).data.ptr
+
+
+def wrap_dim(dim, ndim):
+    """Normalise a dimension index; PyTorch's IndexError when out of range (a 0-d tensor counts as 1-d)."""
+    n = ndim if ndim > 0 else 1
+    if not -n <= dim < n:
+        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
+    return dim + n if dim < 0 else dim
+
+
+def _rebuild(array, requires_grad):
+    t = wrap(array)
+    t._requires_grad = requires_grad
+    return t

@@ -1,0 +1,16 @@
+"""Automatic differentiation: the graph, the backward pass, grad modes and gradcheck.
+
+``torch.autograd`` in PyTorch.  Reading order for the curious:
+``grad_mode.py`` (is recording on?), ``function.py`` (what a node is),
+``engine.py`` (how backward walks the graph), ``gradcheck.py`` (how to test
+a gradient with finite differences).
+"""
+
+from . import grad_mode, graph
+from .function import Function, FunctionCtx, once_differentiable
+from .grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode
+from .gradcheck import gradcheck
+from .api import backward, grad
+
+__all__ = ["Function", "FunctionCtx", "once_differentiable", "backward", "grad", "gradcheck", "no_grad",
+           "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "grad_mode", "graph"]

@@ -1,0 +1,447 @@
+"""The one place where every operation is dispatched.
+
+For each call of an operation this module
+
+1. turns its operands into backend arrays: Python numbers become scalars of
+   the right dtype, and tensors of different dtypes are cast to the dtype
+   PyTorch's promotion rules give (``course_lib/_dtype.py``);
+2. checks that tensors live on the same device;
+3. calls the operation's ``forward`` on the arrays;
+4. when grad mode is on and an input requires grad, makes the graph node
+   (the ``grad_fn`` of the result) with one edge per input;
+5. for in-place forms (``add_``, ``+=``, ``x[...] = v``), writes the result
+   into the tensor's own memory, bumps its version counter and, if a graph
+   is recorded, moves the tensor's history to the new node.
+
+Ops themselves (``arithmetic.py``, ``math.py``, ``reduction.py``, ...) only
+describe forward and backward on arrays.
+"""
+
+import numpy as np
+
+from .. import _dtype
+from .._device import backend_of
+from .._tensor import Tensor, wrap
+from .._broadcast import broadcast_shape
+from ..autograd import grad_mode
+from ..autograd.function import NO_CONTEXT, accumulator_of, Node
+
+__all__ = ["binary", "unary", "record", "edge_of", "mark_output", "inplace", "make_view"]
+
+_ndarray = np.ndarray
+_generic = np.generic
+_new = object.__new__
+_INT64 = np.dtype(np.int64)
+_BOOL = np.dtype(np.bool_)
+
+
+def as_array(value):
+    """Make sure a backend result is an array, not a NumPy scalar (NumPy returns those for 0-d results)."""
+    if value.__class__ is _ndarray:
+        return value
+    if isinstance(value, _generic):
+        return np.asarray(value)
+    return value
+
+
+def _default_float():
+    return _dtype._default[0].numpy_dtype
+
+
+# ---------------------------------------------------------------------------
+# Operands
+# ---------------------------------------------------------------------------
+
+def is_number(x):
+    return isinstance(x, (int, float)) or isinstance(x, _generic) and x.ndim == 0
+
+
+def scalar_dtype(x_dtype, value):
+    """NumPy dtype of ``tensor <op> value`` for a Python number ``value`` (PyTorch's rules)."""
+    kind = x_dtype.kind
+    if isinstance(value, bool) or isinstance(value, np.bool_):
+        return x_dtype
+    if isinstance(value, (int, np.integer)):
+        return _INT64 if kind == "b" else x_dtype
+    return x_dtype if kind == "f" else _default_float()
+
+
+def make_scalar(value, np_dtype):
+    """A NumPy scalar of ``np_dtype`` holding a Python number; integers wrap around like C casts."""
+    try:
+        return np_dtype.type(value)
+    except (OverflowError, ValueError):
+        return np.array(value).astype(np_dtype)[()]
+
+
+def _type_error(name, value, position=2, arg="other"):
+    return TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}")
+
+
+def device_mismatch(a, b):
+    """PyTorch's error for mixing devices, unless one side is a 0-d CPU tensor (which may mix)."""
+    ka, kb = a._data, b._data
+    if ka.ndim == 0 and ka.__class__ is _ndarray:
+        return False
+    if kb.ndim == 0 and kb.__class__ is _ndarray:
+        return False
+    return True
+
+
+def _device_error(a, b):
+    da, db = a.device, b.device
+    first, second = (da, db) if da.type == "cuda" else (db, da)
+    return RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
+                        f"{first} and {second}!")
+
+
+def align(a, b, np_dtype=None):
+    """The arrays of tensors ``a`` and ``b`` in their common dtype (``np_dtype`` if given) and device."""
+    x, y = a._data, b._data
+    if x.__class__ is not y.__class__:
+        if device_mismatch(a, b):
+            raise _device_error(a, b)
+        # a 0-d CPU tensor joins the other tensor's device
+        if x.ndim == 0 and x.__class__ is _ndarray:
+            x = backend_of(y).asarray(x)
+        else:
+            y = backend_of(x).asarray(y)
+    if np_dtype is None:
+        np_dtype = _dtype.result_type(a, b).numpy_dtype
+    if x.dtype != np_dtype:
+        x = x.astype(np_dtype)
+    if y.dtype != np_dtype:
+        y = y.astype(np_dtype)
+    return x, y
+
+
+def operands(name, a, b):
+    """``(x, y, result numpy dtype)`` for a binary operation on tensor ``a`` and tensor-or-number ``b``.
+
+    Raises:
+        TypeError: ``b`` is neither a tensor nor a number (PyTorch's message).
+    """
+    x = a._data
+    if isinstance(b, Tensor):
+        y = b._data
+        if x.shape != y.shape:
+            broadcast_shape(x.shape, y.shape)    # raises PyTorch's error when they do not broadcast
+        if x.dtype is y.dtype and x.__class__ is y.__class__:
+            return x, y, x.dtype
+        x, y = align(a, b)
+        return x, y, x.dtype
+    if isinstance(b, (int, float)) or isinstance(b, _generic):
+        dt = scalar_dtype(x.dtype, b)
+        if x.dtype != dt:
+            x = x.astype(dt)
+        return x, make_scalar(b, dt), dt
+    raise _type_error(name, b)
+
+
+# ---------------------------------------------------------------------------
+# Graph recording
+# ---------------------------------------------------------------------------
+
+def edge_of(t):
+    """The ``(node, input_nr)`` edge pointing at tensor ``t``'s history; ``(None, 0)`` if none."""
+    fn = t._grad_fn
+    if fn is not None:
+        if t._base is not None:
+            fn = view_grad_fn(t)
+        return (fn, t._output_nr)
+    if t._requires_grad:
+        return (accumulator_of(t), 0)
+    return (None, 0)
+
+
+def mark_output(t, node, nr=0):
+    t._grad_fn = node
+    t._output_nr = nr
+    t._requires_grad = True
+
+
+def record(op, inputs, arrays, params=None):
+    """Run ``op.forward`` on ``arrays`` and, if needed, record a node; return the result tensor(s).
+
+    ``inputs`` holds, per array, the Tensor it came from or None (a Python
+    number).  Outputs of integer or bool dtype never require grad.
+    """
+    if grad_mode.enabled and op.node_name is not None:
+        for t in inputs:
+            if t is not None and t._requires_grad:
+                return _record_node(op, inputs, arrays, params)
+    out = op.forward(NO_CONTEXT, *arrays, **params) if params else op.forward(NO_CONTEXT, *arrays)
+    if out.__class__ is tuple:
+        return tuple(wrap(as_array(o)) for o in out)
+    t = _new(Tensor)
+    t._data = out if out.__class__ is _ndarray else as_array(out)
+    return t
+
+
+def _record_node(op, inputs, arrays, params):
+    node = op.Node()
+    node.needs_input_grad = needs = tuple(t is not None and t._requires_grad for t in inputs)
+    out = op.forward(node, *arrays, **params) if params else op.forward(node, *arrays)
+    node.next_functions = tuple((None, 0) if t is None else edge_of(t) for t in inputs)
+    node._input_meta = tuple((a.shape, a.dtype) if n else None for a, n in zip(arrays, needs))
+    if out.__class__ is tuple:
+        results = tuple(wrap(as_array(o)) for o in out)
+        node._n_outputs = len(results)
+        node._output_meta = tuple((r._data.shape, r._data.dtype) for r in results)
+        for i, r in enumerate(results):
+            if r._data.dtype.kind == "f":
+                mark_output(r, node, i)
+        _bind_saved(node, inputs, arrays, results)
+        return results
+    t = _new(Tensor)
+    t._data = out if out.__class__ is _ndarray else as_array(out)
+    if t._data.dtype.kind != "f":
+        return t                 # integer and bool results never require grad
+    t._grad_fn = node
+    t._requires_grad = True
+    if node._saved:
+        _bind_saved(node, inputs, arrays, (t,))
+    return t
+
+
+def _bind_saved(node, inputs, arrays, outputs):
+    """Note the version counter of every tensor whose array the forward saved."""
+    checks = []
+    for i, s in enumerate(node._saved):
+        if s is None or isinstance(s, _generic):
+            continue
+        for t, a in zip(inputs, arrays):
+            if a is s and t is not None:
+                counter = t._version_counter()
+                checks.append((i, counter, counter[0], t, None))
+                break
+        else:
+            for nr, o in enumerate(outputs):
+                if o._data is s:
+                    counter = o._version_counter()
+                    checks.append((i, counter, counter[0], None,
+                                   (o.type(), o._data.shape, node.name(), nr)))
+                    break
+    if checks:
+        node._checks = tuple(checks)
+
+
+# ---------------------------------------------------------------------------
+# Out-of-place entry points
+# ---------------------------------------------------------------------------
+
+def binary(op, name, a, b, params=None):
+    """``op`` applied to tensor ``a`` and tensor-or-number ``b`` with broadcasting and promotion."""
+    x, y, _ = operands(name, a, b)
+    if op.int_to_float and x.dtype.kind != "f":
+        f = _default_float()
+        x = x.astype(f)
+        y = y.astype(f) if y.__class__ is not f.type else y
+    return record(op, (a, b if isinstance(b, Tensor) else None), (x, y), params)
+
+
+def unary(op, a, params=None):
+    """``op`` applied to tensor ``a`` (integer inputs become floats for ops like ``exp``)."""
+    x = a._data
+    if op.int_to_float and x.dtype.kind != "f":
+        x = x.astype(_default_float())
+    return record(op, (a,), (x,), params)
+
+
+# ---------------------------------------------------------------------------
+# In place
+# ---------------------------------------------------------------------------
+
+LEAF_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
+VIEW_OF_LEAF_ERROR = "a view of a leaf Variable that requires grad is being used in an in-place operation."
+
+
+def check_inplace(t):
+    """Raise PyTorch's error when an in-place write to ``t`` would break autograd or alias itself."""
+    if grad_mode.enabled:
+        if t._requires_grad and t._grad_fn is None:
+            raise RuntimeError(LEAF_ERROR)
+        base = t._base
+        if base is not None and base._requires_grad and base._grad_fn is None:
+            raise RuntimeError(VIEW_OF_LEAF_ERROR)
+    x = t._data
+    if x.size > 1 and 0 in x.strides:
+        for n, s in zip(x.shape, x.strides):
+            if s == 0 and n > 1:
+                raise RuntimeError(
+                    "unsupported operation: more than one element of the written-to tensor refers to a single "
+                    "memory location. Please clone() the tensor before performing the operation.")
+
+
+def cast_error(result_dtype, out_dtype):
+    return RuntimeError(f"result type {_dtype._BY_NUMPY[np.dtype(result_dtype)]._short_name} can't be cast "
+                        f"to the desired output type {_dtype._BY_NUMPY[np.dtype(out_dtype)]._short_name}")
+
+
+def inplace(op, name, t, other=None, params=None, unary_op=False):
+    """``t.<op>_(other)``: compute the result and write it into ``t``'s memory; return ``t``.
+
+    Raises:
+        RuntimeError: an in-place op on a leaf that requires grad (or a view
+            of one); a result dtype that cannot be cast into ``t``'s dtype; a
+            result shape that ``t`` cannot hold — all with PyTorch's messages.
+    """
+    check_inplace(t)
+    x = t._data
+    if unary_op:
+        xs = (x.astype(_default_float()) if op.int_to_float and x.dtype.kind != "f" else x,)
+        sources = (t,)
+        result_dt = xs[0].dtype
+    else:
+        xa, ya, result_dt = operands(name, t, other)
+        if op.int_to_float and result_dt.kind != "f":
+            result_dt = _default_float()
+            xa = xa.astype(result_dt)
+            ya = ya.astype(result_dt)
+        xs = (xa, ya)
+        sources = (t, other if isinstance(other, Tensor) else None)
+        if ya.__class__ is not result_dt.type and ya.shape != x.shape:
+            shape = broadcast_shape(x.shape, ya.shape)
+            if shape != x.shape:
+                raise RuntimeError(f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the "
+                                   f"broadcast shape [{', '.join(map(str, shape))}]")
+    if op.result_dtype is not None:
+        result_dt = op.result_dtype
+    if not _dtype.can_cast(_dtype._BY_NUMPY[np.dtype(result_dt)], _dtype._BY_NUMPY[x.dtype]):
+        raise cast_error(result_dt, x.dtype)
+    recording = grad_mode.enabled and op.node_name is not None and any(
+        s is not None and s._requires_grad for s in sources)
+    if not recording:
+        ufunc = op.inplace_ufunc
+        if ufunc is not None and xs[0] is x and (unary_op or xs[1].dtype == x.dtype):
+            ufunc(*xs, out=x)          # no temporary: e.g. p -= lr * grad under no_grad
+        else:
+            out = op.forward(NO_CONTEXT, *xs, **params) if params else op.forward(NO_CONTEXT, *xs)
+            x[...] = out
+        t._bump()
+        return t
+    return inplace_record(op, t, sources, xs, params)
+
+
+def inplace_record(op, t, sources, xs, params=None):
+    """The recorded in-place op: run forward, write into ``t``, make ``op``'s node ``t``'s history."""
+    x = t._data
+    node = op.Node()
+    node.needs_input_grad = tuple(s is not None and s._requires_grad for s in sources)
+    out = op.forward(node, *xs, **params) if params else op.forward(node, *xs)
+    # What forward saved from t's memory must survive the write below.
+    if node._saved:
+        node._saved = tuple(s.copy() if s is not None and s is x else s for s in node._saved)
+    node.next_functions = tuple((None, 0) if s is None else edge_of(s) for s in sources)
+    node._input_meta = tuple((a.shape, a.dtype) if n else None for a, n in zip(xs, node.needs_input_grad))
+    _bind_saved(node, sources[1:], xs[1:], ())
+    x[...] = out
+    t._bump()
+    rebase_history(t, node)
+    return t
+
+
+# ---------------------------------------------------------------------------
+# Views and their history
+# ---------------------------------------------------------------------------
+
+def make_view(base, array):
+    """A tensor wrapping ``array``, a view of ``base``'s memory: same storage, same version counter."""
+    t = _new(Tensor)
+    t._data = array
+    t._storage = base._storage if base._storage is not None else base._data
+    t._version_ref = base._version_counter()
+    t._base = base._base if base._base is not None else base
+    return t
+
+
+def view_grad_fn(t):
+    """The grad_fn of a view, regenerated if its base was modified in place since (as PyTorch does)."""
+    fn = t._grad_fn
+    if t.__dict__.get("_view_version", t._version_ref[0]) != t._version_ref[0] and t._base._grad_fn is not None:
+        from .views import AsStrided
+        node = AsStrided.Node()
+        node.needs_input_grad = (True,)
+        base = t._base
+        node.geometry = _view_positions(base, t)
+        node.base_meta = (base._data.shape, base._data.dtype)
+        node.next_functions = (edge_of(base),)
+        node._input_meta = ((base._data.shape, base._data.dtype),)
+        t._grad_fn = fn = node
+        t._output_nr = 0
+        t._view_version = t._version_ref[0]
+    return fn
+
+
+def _positions(array, origin, itemsize):
+    """Element positions of ``array`` counted from the address ``origin``."""
+    from .._tensor import _address
+    xp = backend_of(array)
+    pos = xp.asarray((_address(array) - origin) // itemsize)
+    for n, s in zip(array.shape, array.strides):
+        pos = pos[..., None] + xp.arange(n) * (s // itemsize)
+    return pos
+
+
+def _view_positions(base, view):
+    """For each element of ``view``, its index in ``base`` flattened in row-major order."""
+    from .._tensor import _address
+    xb = base._data
+    origin = _address(xb)
+    item = xb.itemsize
+    base_pos = _positions(xb, origin, item).reshape(-1)
+    xp = backend_of(xb)
+    inverse = xp.full(int(base_pos.max()) + 1 if base_pos.size else 1, -1, dtype=np.int64)
+    inverse[base_pos] = xp.arange(base_pos.size)
+    return inverse[_positions(view._data, origin, item)]
+
+
+class CopySlices(Node):
+    """History of a base tensor after an in-place op on one of its views.
+
+    Backward: the base's gradient passes unchanged except on the view's
+    elements, where the in-place op's backward decides it.  Mirrors
+    PyTorch's ``CopySlices``.
+    """
+
+    def __init__(self, base_edge, geometry, fn):
+        super().__init__()
+        self.geometry = geometry          # flat index in base of each element of the view
+        self.fn = fn
+        self.next_functions = (base_edge,) + fn.next_functions[1:]
+        self._input_meta = (None,) + fn._input_meta[1:]
+
+    def apply(self, grad):
+        result = grad.copy()
+        flat = result.reshape(-1)
+        res = self.fn.apply(flat[self.geometry])
+        first = res[0]
+        if first is None:
+            flat[self.geometry] = 0
+        else:
+            flat[self.geometry] = first
+        return (result,) + tuple(res[1:])
+
+    def _release(self):
+        self.fn._release()
+
+
+def rebase_history(t, node):
+    """Make ``node`` the history of ``t`` after an in-place op (CopySlices on the base for a view)."""
+    base = t._base
+    if base is None:
+        mark_output(t, node)
+        return
+    geometry = _view_positions(base, t)
+    copy = CopySlices(edge_of(base) if base._requires_grad else (None, 0), geometry, node)
+    copy._input_meta = ((base._data.shape, base._data.dtype),) + node._input_meta[1:]
+    mark_output(base, copy)
+    from .views import AsStrided
+    v = AsStrided.Node()
+    v.needs_input_grad = (True,)
+    v.geometry = geometry
+    v.base_meta = (base._data.shape, base._data.dtype)
+    v.next_functions = ((copy, 0),)
+    v._input_meta = ((base._data.shape, base._data.dtype),)
+    mark_output(t, v)
+    t._view_version = t._version_ref[0]

@@ -1,0 +1,633 @@
+"""Element-wise arithmetic: + - * / ** % //, comparisons, bitwise/logical operators.
+
+Each differentiable operation is an :class:`Op` with its forward and
+backward side by side.  Backward formulas may return gradients in the
+broadcast shape; the engine sums them back to each input's shape.
+"""
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor
+from ..autograd.function import Op
+from . import _dispatch as D
+
+__all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide",
+           "remainder", "fmod", "pow", "neg", "negative", "rsub", "reciprocal",
+           "eq", "ne", "lt", "le", "gt", "ge", "equal", "allclose", "isclose",
+           "logical_not", "logical_and", "logical_or", "logical_xor",
+           "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "maximum", "minimum"]
+
+
+# ---------------------------------------------------------------------------
+# The operations
+# ---------------------------------------------------------------------------
+
+class Add(Op):
+    node_name = "AddBackward0"
+    inplace_ufunc = np.add
+
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        return a + b if alpha == 1 else a + b * alpha
+
+    def backward(ctx, grad):
+        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha)
+
+
+class Sub(Op):
+    node_name = "SubBackward0"
+    inplace_ufunc = np.subtract
+
+    def forward(ctx, a, b, alpha=1):
+        if a.dtype.kind == "b":
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                               "Use the `^` or `logical_xor()` operator instead.")
+        ctx.alpha = alpha
+        return a - b if alpha == 1 else a - b * alpha
+
+    def backward(ctx, grad):
+        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
+
+
+class Rsub(Op):
+    """``number - tensor``: PyTorch's ``rsub(tensor, number)``, one input edge."""
+
+    node_name = "RsubBackward1"
+
+    def forward(ctx, a, b):
+        return b - a
+
+    def backward(ctx, grad):
+        return (-grad,)
+
+
+class Mul(Op):
+    node_name = "MulBackward0"
+    inplace_ufunc = np.multiply
+
+    def forward(ctx, a, b):
+        # Save only what the backward will need, as PyTorch does: b for a's gradient, a for b's.
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return a * b
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad * b if b is not None else None,
+                grad * a if a is not None else None)
+
+
+class Div(Op):
+    node_name = "DivBackward0"
+    int_to_float = True
+    inplace_ufunc = np.true_divide
+
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a or need_b else None)
+        return a / b
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        ga = grad / b if ctx.needs_input_grad[0] else None
+        gb = -grad * a / (b * b) if a is not None else None
+        return ga, gb
+
+
+class DivRounded(Op):
+    """``div(a, b, rounding_mode='floor' | 'trunc')``: the gradient is zero almost everywhere."""
+
+    node_name = "DivBackward1"
+
+    def forward(ctx, a, b, rounding_mode):
+        if a.dtype.kind in "iub":
+            if np.any(b == 0):
+                raise RuntimeError("ZeroDivisionError")
+            q = a // b
+            if rounding_mode == "trunc":
+                q = q + ((q < 0) & (q * b != a))
+            return q
+        q = a / b
+        xp = _xp(q)
+        return xp.floor(q) if rounding_mode == "floor" else xp.trunc(q)
+
+    def backward(ctx, grad):
+        return grad * 0, grad * 0
+
+
+class FloorDivide(Op):
+    """``a // b``; PyTorch records no gradient for it."""
+
+    def forward(ctx, a, b):
+        if a.dtype.kind in "iub":
+            if np.any(b == 0):
+                raise RuntimeError("ZeroDivisionError")
+            return a // b
+        return _xp(a).floor(a / b)
+
+
+class Remainder(Op):
+    node_name = "RemainderBackward0"
+
+    def forward(ctx, a, b):
+        if a.dtype.kind in "iub" and np.any(b == 0):
+            raise RuntimeError("ZeroDivisionError")
+        ctx.save_for_backward(a, b)
+        return a % b
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad, -grad * _xp(grad).floor(a / b) if ctx.needs_input_grad[1] else None
+
+
+class Fmod(Op):
+    node_name = "FmodBackward0"
+
+    def forward(ctx, a, b):
+        if a.dtype.kind in "iub" and np.any(b == 0):
+            raise RuntimeError("ZeroDivisionError")
+        ctx.save_for_backward(a, b)
+        return _xp(a).fmod(a, b)
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return grad, -grad * _xp(grad).trunc(a / b) if ctx.needs_input_grad[1] else None
+
+
+class Pow(Op):
+    """``tensor ** number`` (PowBackward0: one input edge, the exponent is a Scalar)."""
+
+    node_name = "PowBackward0"
+
+    def forward(ctx, a, exponent):
+        if a.dtype.kind in "iu" and exponent < 0:
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        ctx.save_for_backward(a)
+        ctx.exponent = exponent
+        if exponent == 2:
+            return a * a
+        return a ** exponent
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        e = ctx.exponent
+        if e == 0:
+            return (grad * 0,)
+        if e == 2:
+            return (grad * (2 * a),)
+        return (grad * (e * a ** (e - 1)),)
+
+
+class PowTensor(Op):
+    """``tensor ** tensor`` (PowBackward1)."""
+
+    node_name = "PowBackward1"
+
+    def forward(ctx, a, b):
+        if a.dtype.kind in "iu" and np.any(b < 0):
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        result = a ** b
+        ctx.save_for_backward(a, b, result)
+        return result
+
+    def backward(ctx, grad):
+        a, b, result = ctx.saved_tensors
+        xp = _xp(grad)
+        ga = grad * b * a ** (b - 1) if ctx.needs_input_grad[0] else None
+        gb = None
+        if ctx.needs_input_grad[1]:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                gb = grad * result * xp.where(a == 0, 0, xp.log(xp.where(a == 0, 1, a)))
+        return ga, gb
+
+
+class RPow(Op):
+    """``number ** tensor`` (PowBackward2: one input edge, the base is a Scalar)."""
+
+    node_name = "PowBackward2"
+
+    def forward(ctx, exponent, base):
+        if exponent.dtype.kind in "iu" and np.any(exponent < 0) and isinstance(base, (int, np.integer)):
+            raise RuntimeError("Integers to negative integer powers are not allowed.")
+        result = base ** exponent
+        ctx.save_for_backward(result)
+        ctx.log_base = float(np.log(base)) if base > 0 else float("nan")
+        return result
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * result * ctx.log_base,)
+
+
+class Neg(Op):
+    node_name = "NegBackward0"
+    inplace_ufunc = np.negative
+
+    def forward(ctx, a):
+        if a.dtype.kind == "b":
+            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are "
+                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+        return -a
+
+    def backward(ctx, grad):
+        return (-grad,)
+
+
+class Reciprocal(Op):
+    node_name = "ReciprocalBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        with np.errstate(divide="ignore"):
+            result = 1 / a
+        ctx.save_for_backward(result)
+        return result
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (-grad * result * result,)
+
+
+class Maximum(Op):
+    node_name = "MaximumBackward0"
+
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _xp(a).maximum(a, b)
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        # ties share the gradient equally, as in PyTorch
+        ga = grad * ((a > b) + 0.5 * (a == b))
+        gb = grad * ((b > a) + 0.5 * (a == b))
+        return ga, gb
+
+
+class Minimum(Op):
+    node_name = "MinimumBackward0"
+
+    def forward(ctx, a, b):
+        ctx.save_for_backward(a, b)
+        return _xp(a).minimum(a, b)
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        ga = grad * ((a < b) + 0.5 * (a == b))
+        gb = grad * ((b < a) + 0.5 * (a == b))
+        return ga, gb
+
+
+def _comparison(name, fn):
+    cls = type(name, (Op,), {"forward": staticmethod(lambda ctx, a, b: fn(a, b)),
+                             "result_dtype": np.dtype(np.bool_)})
+    return cls
+
+
+Eq = _comparison("Eq", lambda a, b: a == b)
+Ne = _comparison("Ne", lambda a, b: a != b)
+Lt = _comparison("Lt", lambda a, b: a < b)
+Le = _comparison("Le", lambda a, b: a <= b)
+Gt = _comparison("Gt", lambda a, b: a > b)
+Ge = _comparison("Ge", lambda a, b: a >= b)
+
+
+def _bitwise(name, fn, torch_name):
+    def forward(ctx, a, b):
+        if a.dtype.kind == "f":
+            short = _dtype._BY_NUMPY[a.dtype]._short_name
+            raise NotImplementedError(f'"{torch_name}_cpu" not implemented for \'{short}\'')
+        return fn(a, b)
+    return type(name, (Op,), {"forward": staticmethod(forward)})
+
+
+BitwiseAnd = _bitwise("BitwiseAnd", lambda a, b: a & b, "bitwise_and")
+BitwiseOr = _bitwise("BitwiseOr", lambda a, b: a | b, "bitwise_or")
+BitwiseXor = _bitwise("BitwiseXor", lambda a, b: a ^ b, "bitwise_xor")
+
+
+def _xp(array):
+    from .._device import backend_of
+    return backend_of(array) if not isinstance(array, np.generic) else np
+
+
+# ---------------------------------------------------------------------------
+# Public functions (torch.add, ...) and the Tensor operators built on them
+# ---------------------------------------------------------------------------
+
+def _check_alpha(x, alpha):
+    if isinstance(alpha, float) and x.dtype.kind in "iub":
+        raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+
+
+def add(input, other, *, alpha=1, out=None):
+    """``input + alpha * other``, element-wise with broadcasting. Mirrors ``torch.add``.
+
+    Shapes broadcast; the dtype follows PyTorch's promotion (an int tensor
+    plus a Python float is float32).  Records ``AddBackward0``.
+
+    Raises:
+        RuntimeError: shapes that do not broadcast; a float ``alpha`` with
+            integer tensors.
+        TypeError: ``other`` neither a tensor nor a number.
+    """
+    if out is not None:
+        return _into(out, add(input, other, alpha=alpha))
+    if not isinstance(input, Tensor):
+        input, other = _swap_number(input, other, "add")
+    _check_alpha(input._data, alpha)
+    return D.binary(Add, "add", input, other, {"alpha": alpha} if alpha != 1 else None)
+
+
+def sub(input, other, *, alpha=1, out=None):
+    """``input - alpha * other``, element-wise with broadcasting. Mirrors ``torch.sub``.
+
+    Raises:
+        RuntimeError: bool minus bool (PyTorch's message); shapes that do not broadcast.
+    """
+    if out is not None:
+        return _into(out, sub(input, other, alpha=alpha))
+    if not isinstance(input, Tensor):
+        return rsub(other, input, alpha=alpha)
+    _check_alpha(input._data, alpha)
+    return D.binary(Sub, "sub", input, other, {"alpha": alpha} if alpha != 1 else None)
+
+
+subtract = sub
+
+
+def rsub(input, other, *, alpha=1):
+    """``other - alpha * input`` (PyTorch's reversed subtraction)."""
+    if isinstance(other, Tensor):
+        return sub(other, input, alpha=alpha)
+    x = input._data
+    dt = D.scalar_dtype(x.dtype, other)
+    if x.dtype != dt:
+        x = x.astype(dt)
+    if x.dtype.kind == "b":
+        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                           "Use the `^` or `logical_xor()` operator instead.")
+    if alpha != 1:
+        return sub(mul(input, alpha), other).neg()
+    return D.record(Rsub, (input,), (x, D.make_scalar(other, dt)))
+
+
+def mul(input, other, *, out=None):
+    """Element-wise (Hadamard) product ``input * other`` with broadcasting. Mirrors ``torch.mul``.
+
+    Not the matrix product: that is ``matmul`` / ``@``.
+    """
+    if out is not None:
+        return _into(out, mul(input, other))
+    if not isinstance(input, Tensor):
+        input, other = _swap_number(input, other, "mul")
+    return D.binary(Mul, "mul", input, other)
+
+
+multiply = mul
+
+
+def div(input, other, *, rounding_mode=None, out=None):
+    """``input / other`` element-wise. Mirrors ``torch.div``.
+
+    True division always gives a floating result (int / int is float32).
+    ``rounding_mode='floor'`` or ``'trunc'`` rounds the quotient and keeps
+    integer dtypes.
+
+    Raises:
+        RuntimeError: an unknown ``rounding_mode``; integer division by zero
+            with rounding ("ZeroDivisionError").
+    """
+    if out is not None:
+        return _into(out, div(input, other, rounding_mode=rounding_mode))
+    if not isinstance(input, Tensor):
+        input = _number_tensor(input, other)
+    if rounding_mode is None:
+        return D.binary(Div, "div", input, other)
+    if rounding_mode not in ("floor", "trunc"):
+        raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
+                           f"'{rounding_mode}'")
+    return D.binary(DivRounded, "div", input, other, {"rounding_mode": rounding_mode})
+
+
+divide = div
+
+
+def true_divide(input, other):
+    """``input / other`` (always floating). Mirrors ``torch.true_divide``."""
+    return div(input, other)
+
+
+def floor_divide(input, other):
+    """``input // other``: the quotient rounded down. Mirrors ``torch.floor_divide``.
+
+    Raises:
+        RuntimeError: integer division by zero ("ZeroDivisionError").
+    """
+    if not isinstance(input, Tensor):
+        input = _number_tensor(input, other)
+    return D.binary(FloorDivide, "floor_divide", input, other)
+
+
+def remainder(input, other):
+    """``input % other`` with the sign of the divisor (Python's rule). Mirrors ``torch.remainder``."""
+    if not isinstance(input, Tensor):
+        input = _number_tensor(input, other)
+    return D.binary(Remainder, "remainder", input, other)
+
+
+def fmod(input, other):
+    """Remainder with the sign of the dividend (C's rule). Mirrors ``torch.fmod``."""
+    return D.binary(Fmod, "fmod", input, other)
+
+
+def pow(input, exponent, *, out=None):
+    """``input ** exponent`` element-wise. Mirrors ``torch.pow``.
+
+    A number exponent records ``PowBackward0``, a tensor exponent
+    ``PowBackward1``, a number base ``PowBackward2``, as in PyTorch.
+
+    Raises:
+        RuntimeError: integers to negative integer powers.
+    """
+    if out is not None:
+        return _into(out, pow(input, exponent))
+    if not isinstance(input, Tensor):
+        return _rpow(exponent, input)
+    if isinstance(exponent, Tensor):
+        return D.binary(PowTensor, "pow", input, exponent)
+    if not D.is_number(exponent):
+        raise D._type_error("pow", exponent, arg="exponent")
+    x = input._data
+    dt = D.scalar_dtype(x.dtype, exponent)
+    if x.dtype != dt:
+        x = x.astype(dt)
+    if dt.kind == "b":
+        x = x.astype(np.int64)
+        return D.record(Pow, (input,), (x, int(exponent)))
+    return D.record(Pow, (input,), (x, D.make_scalar(exponent, dt) if dt.kind == "f" else int(exponent)))
+
+
+def _rpow(exponent, base):
+    x = exponent._data
+    dt = D.scalar_dtype(x.dtype, base)
+    if x.dtype != dt:
+        x = x.astype(dt)
+    return D.record(RPow, (exponent,), (x, D.make_scalar(base, dt)))
+
+
+def neg(input, *, out=None):
+    """``-input``. Mirrors ``torch.neg``.
+
+    Raises:
+        RuntimeError: on a bool tensor (PyTorch's message).
+    """
+    return D.unary(Neg, input)
+
+
+negative = neg
+
+
+def reciprocal(input):
+    """``1 / input`` element-wise (floating result). Mirrors ``torch.reciprocal``."""
+    return D.unary(Reciprocal, input)
+
+
+def maximum(input, other):
+    """Element-wise maximum of two tensors (broadcasting, promotion). Mirrors ``torch.maximum``.
+
+    Raises:
+        TypeError: ``other`` is not a tensor.
+    """
+    if not isinstance(other, Tensor):
+        raise D._type_error("maximum", other)
+    return D.binary(Maximum, "maximum", input, other)
+
+
+def minimum(input, other):
+    """Element-wise minimum of two tensors. Mirrors ``torch.minimum``."""
+    if not isinstance(other, Tensor):
+        raise D._type_error("minimum", other)
+    return D.binary(Minimum, "minimum", input, other)
+
+
+def _compare(op, name):
+    def compare(input, other, *, out=None):
+        if not isinstance(input, Tensor):
+            input = _number_tensor(input, other)
+        return D.binary(op, name, input, other)
+    compare.__name__ = name
+    compare.__doc__ = (f"Element-wise ``{name}`` comparison with broadcasting; a bool tensor. "
+                       f"Mirrors ``torch.{name}``.")
+    return compare
+
+
+eq = _compare(Eq, "eq")
+ne = _compare(Ne, "ne")
+lt = _compare(Lt, "lt")
+le = _compare(Le, "le")
+gt = _compare(Gt, "gt")
+ge = _compare(Ge, "ge")
+
+
+def equal(input, other):
+    """True if both tensors have the same shape and elements. Mirrors ``torch.equal``."""
+    if input.shape != other.shape:
+        return False
+    x, y = D.align(input, other)
+    return bool((x == y).all())
+
+
+def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """Element-wise ``|input - other| <= atol + rtol * |other|``. Mirrors ``torch.isclose``."""
+    x, y = D.align(input, other)
+    return D.wrap(D.as_array(_xp(x).isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+
+
+def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
+    """True if all elements are close (see ``isclose``). Mirrors ``torch.allclose``."""
+    return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
+
+
+def _bool_view(x):
+    return x if x.dtype.kind == "b" else x != 0
+
+
+def logical_not(input):
+    """Element-wise NOT (non-zero is True); a bool tensor. Mirrors ``torch.logical_not``."""
+    return D.wrap(D.as_array(~_bool_view(input._data)))
+
+
+def _logical(fn):
+    def logical(input, other):
+        x, y = D.align(input, other) if isinstance(other, Tensor) else (input._data, other)
+        return D.wrap(D.as_array(fn(_bool_view(x), _bool_view(y) if not isinstance(y, bool) else y)))
+    return logical
+
+
+logical_and = _logical(lambda a, b: a & b)
+logical_or = _logical(lambda a, b: a | b)
+logical_xor = _logical(lambda a, b: a ^ b)
+logical_and.__doc__ = "Element-wise AND of truth values; a bool tensor. Mirrors ``torch.logical_and``."
+logical_or.__doc__ = "Element-wise OR of truth values; a bool tensor. Mirrors ``torch.logical_or``."
+logical_xor.__doc__ = "Element-wise XOR of truth values; a bool tensor. Mirrors ``torch.logical_xor``."
+
+
+def bitwise_not(input):
+    """``~input``: logical NOT for bool, bitwise NOT for integers. Mirrors ``torch.bitwise_not``.
+
+    Raises:
+        TypeError: on floating tensors (PyTorch's message).
+    """
+    x = input._data
+    if x.dtype.kind == "f":
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return D.wrap(D.as_array(~x))
+
+
+def bitwise_and(input, other):
+    """``input & other`` for bool and integer tensors. Mirrors ``torch.bitwise_and``."""
+    return D.binary(BitwiseAnd, "bitwise_and", input, other)
+
+
+def bitwise_or(input, other):
+    """``input | other`` for bool and integer tensors. Mirrors ``torch.bitwise_or``."""
+    return D.binary(BitwiseOr, "bitwise_or", input, other)
+
+
+def bitwise_xor(input, other):
+    """``input ^ other`` for bool and integer tensors. Mirrors ``torch.bitwise_xor``."""
+    return D.binary(BitwiseXor, "bitwise_xor", input, other)
+
+
+# ---------------------------------------------------------------------------
+# helpers
+# ---------------------------------------------------------------------------
+
+def _number_tensor(number, like):
+    """A Python number as a 0-d tensor on ``like``'s device (for ``torch.div(2, t)`` and friends)."""
+    from .._creation import scalar_tensor
+    if not isinstance(like, Tensor):
+        raise TypeError(f"expected Tensor as element 0 in argument 0, but got {type(number).__name__}")
+    return scalar_tensor(number, like)
+
+
+def _swap_number(a, b, name):
+    if isinstance(b, Tensor):
+        return b, a        # commutative: number op tensor == tensor op number
+    raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(a).__name__}")
+
+
+def _into(out, result):
+    """Write a result into a user-given ``out=`` tensor (resized to fit if empty)."""
+    if out._data.shape != result._data.shape and out._data.size == 0:
+        out._data = result._data.astype(out._data.dtype)
+        return out
+    if out._data.shape != result._data.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, out.shape))}] doesn't match the broadcast "
+                           f"shape [{', '.join(map(str, result.shape))}]")
+    if not _dtype.can_cast(result.dtype, out.dtype):
+        raise D.cast_error(result._data.dtype, out._data.dtype)
+    out._data[...] = result._data
+    out._bump()
+    return out

@@ -1,0 +1,261 @@
+"""Matrix products: ``dot``, ``mv``, ``mm``, ``bmm``, and ``matmul`` (the ``@`` operator) built on them.
+
+``matmul`` follows PyTorch's rules by operand dimensions, and is composed
+of the same primitives PyTorch uses, so its ``grad_fn`` chain matches:
+
+=========  ======================  =====================================
+a.dim()    b.dim()                 computed as
+=========  ======================  =====================================
+1          1                       ``dot`` (a 0-d result)
+2          1                       ``mv``
+1          2                       ``unsqueeze(0)``, ``mm``, ``squeeze(0)``
+2          2                       ``mm``
+>=3        1 or 2                  fold the batch into rows: ``mm``/``mv``
+any        >=3 (or 1-2 with >=3)   broadcast the batch dims, ``bmm``
+=========  ======================  =====================================
+"""
+
+import numpy as np
+
+from .._tensor import Tensor
+from .._device import backend_of
+from ..autograd.function import Op
+from . import _dispatch as D
+from . import views as V
+
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner"]
+
+
+def _short(t):
+    return t.dtype._short_name
+
+
+def _check_device(a, b):
+    if a._data.__class__ is not b._data.__class__:
+        raise D._device_error(a, b)
+
+
+def _check_not_bool(a, name):
+    if a._data.dtype.kind == "b":
+        raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
+
+
+class Dot(Op):
+    node_name = "DotBackward0"
+
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return D.as_array(backend_of(a).dot(a, b))
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad * b if b is not None else None, grad * a if a is not None else None)
+
+
+class Mv(Op):
+    node_name = "MvBackward0"
+
+    def forward(ctx, m, v):
+        need_m, need_v = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(m if need_v else None, v if need_m else None)
+        return m @ v
+
+    def backward(ctx, grad):
+        m, v = ctx.saved_tensors
+        xp = backend_of(grad)
+        return (xp.outer(grad, v) if v is not None else None, m.T @ grad if m is not None else None)
+
+
+class Mm(Op):
+    node_name = "MmBackward0"
+
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return a @ b
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad @ b.T if b is not None else None, a.T @ grad if a is not None else None)
+
+
+class Bmm(Op):
+    node_name = "BmmBackward0"
+
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return a @ b
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad @ b.swapaxes(1, 2) if b is not None else None,
+                a.swapaxes(1, 2) @ grad if a is not None else None)
+
+
+def dot(input, other):
+    """Inner product of two 1-D tensors: a 0-d tensor. Mirrors ``torch.dot``.
+
+    Raises:
+        RuntimeError: not 1-D, different lengths or dtypes (PyTorch's messages).
+    """
+    a, b = input._data, other._data
+    if a.ndim != 1 or b.ndim != 1:
+        raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"dot : expected both vectors to have same dtype, but found {_short(input)} and "
+                           f"{_short(other)}")
+    if a.shape[0] != b.shape[0]:
+        raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to "
+                           f"have the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements "
+                           "respectively")
+    _check_device(input, other)
+    _check_not_bool(input, "dot")
+    return D.record(Dot, (input, other), (a, b))
+
+
+def mv(input, vec):
+    """Matrix-vector product ``(n, m) @ (m,) -> (n,)``. Mirrors ``torch.mv``.
+
+    Raises:
+        RuntimeError: wrong dimensions, sizes or dtypes (PyTorch's messages).
+    """
+    m, v = input._data, vec._data
+    if m.ndim != 2 or v.ndim != 1:
+        raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.ndim}, {v.ndim}")
+    if m.shape[1] != v.shape[0]:
+        raise RuntimeError(f"size mismatch, got input ({m.shape[0]}), mat ({m.shape[0]}x{m.shape[1]}), "
+                           f"vec ({v.shape[0]})")
+    if m.dtype != v.dtype:
+        raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_short(vec)}, "
+                           f"{_short(input)}, and {_short(vec)}")
+    _check_device(input, vec)
+    return D.record(Mv, (input, vec), (m, v))
+
+
+def mm(input, mat2):
+    """Matrix product ``(n, k) @ (k, m) -> (n, m)``. Mirrors ``torch.mm``.
+
+    Raises:
+        RuntimeError: "self must be a matrix", "mat2 must be a matrix",
+            "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)", dtype mismatch.
+    """
+    a, b = input._data, mat2._data
+    if a.ndim != 2:
+        raise RuntimeError("self must be a matrix")
+    if b.ndim != 2:
+        raise RuntimeError("mat2 must be a matrix")
+    if a.shape[1] != b.shape[0]:
+        raise RuntimeError(f"mat1 and mat2 shapes cannot be multiplied ({a.shape[0]}x{a.shape[1]} and "
+                           f"{b.shape[0]}x{b.shape[1]})")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(a)} != {_c_name(b)}")
+    _check_device(input, mat2)
+    return D.record(Mm, (input, mat2), (a, b))
+
+
+def _c_name(a):
+    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half",
+            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}[a.dtype.name]
+
+
+def bmm(input, mat2):
+    """Batched matrix product ``(b, n, k) @ (b, k, m) -> (b, n, m)``. Mirrors ``torch.bmm``.
+
+    Raises:
+        RuntimeError: not 3-D, or mismatched batch / inner sizes, or dtypes.
+    """
+    a, b = input._data, mat2._data
+    if a.ndim != 3:
+        raise RuntimeError("batch1 must be a 3D tensor")
+    if b.ndim != 3:
+        raise RuntimeError("batch2 must be a 3D tensor")
+    if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
+                           f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    if a.dtype != b.dtype:
+        raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
+    _check_device(input, mat2)
+    return D.record(Bmm, (input, mat2), (a, b))
+
+
+def matmul(input, other):
+    """Matrix product with PyTorch's rules for 1-D, 2-D and batched operands (the ``@`` operator).
+
+    See the module docstring for how each case is computed.  Batch
+    dimensions broadcast: ``(5, 1, 2, 3) @ (4, 3, 2)`` is ``(5, 4, 2, 2)``.
+    Mirrors ``torch.matmul``.
+
+    Raises:
+        RuntimeError: a 0-d operand, or sizes that do not fit (the messages
+            of the primitive PyTorch would call).
+    """
+    if not isinstance(other, Tensor):
+        raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
+    d1, d2 = input._data.ndim, other._data.ndim
+    if d1 == 0 or d2 == 0:
+        raise RuntimeError(f"both arguments to matmul need to be at least 1D, but they are {d1}D and {d2}D")
+    if d1 == 1 and d2 == 1:
+        return dot(input, other)
+    if d1 == 2 and d2 == 1:
+        return mv(input, other)
+    if d1 == 2 and d2 == 2:
+        return mm(input, other)
+    if d1 == 1 and d2 == 2:
+        if other._data.dtype != input._data.dtype:
+            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(input._data)} != "
+                               f"{_c_name(other._data)}")
+        return V.view_op(V.SqueezeMatmul, mm(V.unsqueeze(input, 0), other), {"axes": (0,)})
+    if d2 == 2 and other._data.dtype != input._data.dtype:
+        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(input._data)} != "
+                           f"{_c_name(other._data)}")
+    if d1 >= 3 and d2 <= 2:
+        # fold the batch dimensions of `input` into the rows of one matrix
+        batch = input._data.shape[:-1]
+        folded = V.reshape(input, -1, input._data.shape[-1])
+        if d2 == 1:
+            out = mv(folded, other)
+            return D.record(V.UnsafeView, (out,), (out._data,), {"shape": batch})
+        out = mm(folded, other)
+        return D.record(V.UnsafeView, (out,), (out._data,), {"shape": batch + (other._data.shape[-1],)})
+    return _batched_matmul(input, other)
+
+
+def _batched_matmul(a, b):
+    from .._broadcast import broadcast_shape
+    d1, d2 = a._data.ndim, b._data.ndim
+    if a._data.dtype != b._data.dtype:
+        raise RuntimeError(f"expected scalar type {_short(a)} but found {_short(b)}")
+    a2 = V.unsqueeze(a, 0) if d1 == 1 else a
+    b2 = V.unsqueeze(b, -1) if d2 == 1 else b
+    n, k = a2._data.shape[-2:]
+    k2, m = b2._data.shape[-2:]
+    batch = broadcast_shape(a2._data.shape[:-2], b2._data.shape[:-2])
+    if k != k2:
+        # the message PyTorch's bmm gives after folding
+        size = int(np.prod(batch)) if batch else 1
+        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{size}, {k}] but "
+                           f"got: [{size}, {k2}].")
+    size = int(np.prod(batch)) if batch else 1
+    a3 = V.reshape(V.expand(a2, batch + (n, k)), size, n, k)
+    b3 = V.reshape(V.expand(b2, batch + (k, m)), size, k, m)
+    out = bmm(a3, b3)
+    shape = batch + (n, m)
+    if d1 == 1:
+        shape = batch + (m,)
+    elif d2 == 1:
+        shape = batch + (n,)
+    return D.record(V.UnsafeView, (out,), (out._data,), {"shape": shape})
+
+
+def outer(input, vec2):
+    """Outer product of two vectors: ``(n,)`` and ``(m,)`` give ``(n, m)``. Mirrors ``torch.outer``."""
+    return V.unsqueeze(input, 1) * V.unsqueeze(vec2, 0)
+
+
+def inner(input, other):
+    """Inner product over the last dimension. Mirrors ``torch.inner``."""
+    if input._data.ndim == 1 and other._data.ndim == 1:
+        return dot(input, other)
+    return matmul(input, V.transpose(other, -1, -2) if other._data.ndim > 1 else other)

@@ -1,0 +1,500 @@
+"""Element-wise math functions: abs, exp, log, sqrt, sin, cos, tanh, sigmoid, relu, clamp, where, ...
+
+Integer inputs of the floating functions (``exp``, ``sqrt``, ...) are
+computed in the default float dtype, as in PyTorch.
+"""
+
+import numpy as np
+
+from .._tensor import Tensor
+from .._device import backend_of
+from ..autograd.function import Op
+from . import _dispatch as D
+
+__all__ = ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "square",
+           "sin", "cos", "tan", "tanh", "sigmoid", "relu", "floor", "ceil", "round", "trunc", "sign",
+           "clamp", "clip", "clamp_min", "clamp_max", "where", "isnan", "isinf", "isfinite", "erf"]
+
+
+def _xp(a):
+    return backend_of(a) if not isinstance(a, np.generic) else np
+
+
+def _quiet():
+    """NumPy warns on log(0), sqrt(-1), ...; PyTorch silently gives inf/nan, and so do we."""
+    return np.errstate(divide="ignore", invalid="ignore", over="ignore")
+
+
+class Abs(Op):
+    node_name = "AbsBackward0"
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _xp(a).abs(a) if a.dtype.kind != "b" else a.copy()
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return (grad * _xp(a).sign(a),)
+
+
+class Exp(Op):
+    node_name = "ExpBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        with _quiet():
+            result = _xp(a).exp(a)
+        ctx.save_for_backward(result)
+        return result
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * result,)
+
+
+class Log(Op):
+    node_name = "LogBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with _quiet():
+            return _xp(a).log(a)
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        with _quiet():
+            return (grad / a,)
+
+
+class Log2(Op):
+    node_name = "Log2Backward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with _quiet():
+            return _xp(a).log2(a)
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        with _quiet():
+            return (grad / (a * np.log(2.0)).astype(a.dtype),)
+
+
+class Log10(Op):
+    node_name = "Log10Backward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with _quiet():
+            return _xp(a).log10(a)
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        with _quiet():
+            return (grad / (a * np.log(10.0)).astype(a.dtype),)
+
+
+class Log1p(Op):
+    node_name = "Log1pBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with _quiet():
+            return _xp(a).log1p(a)
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        with _quiet():
+            return (grad / (a + 1),)
+
+
+class Expm1(Op):
+    node_name = "Expm1Backward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        with _quiet():
+            result = _xp(a).expm1(a)
+        ctx.save_for_backward(result)
+        return result
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * (result + 1),)
+
+
+class Sqrt(Op):
+    node_name = "SqrtBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        with _quiet():
+            result = _xp(a).sqrt(a)
+        ctx.save_for_backward(result)
+        return result
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        with _quiet():
+            return (grad / (2 * result),)
+
+
+class Rsqrt(Op):
+    node_name = "RsqrtBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        with _quiet():
+            result = 1 / _xp(a).sqrt(a)
+        ctx.save_for_backward(result)
+        return result.astype(a.dtype)
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * (-0.5 * result ** 3).astype(result.dtype),)
+
+
+class Sin(Op):
+    node_name = "SinBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _xp(a).sin(a)
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return (grad * _xp(a).cos(a),)
+
+
+class Cos(Op):
+    node_name = "CosBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return _xp(a).cos(a)
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return (grad * -_xp(a).sin(a),)
+
+
+class Tan(Op):
+    node_name = "TanBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        result = _xp(a).tan(a)
+        ctx.save_for_backward(result)
+        return result
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * (1 + result * result),)
+
+
+class Tanh(Op):
+    node_name = "TanhBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        result = _xp(a).tanh(a)
+        ctx.save_for_backward(result)
+        return result
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * (1 - result * result),)
+
+
+class Sigmoid(Op):
+    node_name = "SigmoidBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        with _quiet():
+            result = 1 / (1 + _xp(a).exp(-a))
+        ctx.save_for_backward(result)
+        return result
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * result * (1 - result),)
+
+
+class Relu(Op):
+    node_name = "ReluBackward0"
+
+    def forward(ctx, a):
+        if a.dtype.kind == "b":
+            raise RuntimeError('"clamp_min_scalar_cpu" not implemented for \'Bool\'')
+        result = _xp(a).maximum(a, 0).astype(a.dtype, copy=False)
+        ctx.save_for_backward(result)
+        return result
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (grad * (result > 0),)
+
+
+class Clamp(Op):
+    """``clamp(min=number, max=number)``: gradient passes where the input was inside the bounds."""
+
+    node_name = "ClampBackward1"
+
+    def forward(ctx, a, lo=None, hi=None):
+        ctx.save_for_backward(a)
+        ctx.lo, ctx.hi = lo, hi
+        xp = _xp(a)
+        if lo is not None and hi is not None:
+            out = xp.minimum(xp.maximum(a, lo), hi)
+        elif lo is not None:
+            out = xp.maximum(a, lo)
+        else:
+            out = xp.minimum(a, hi)
+        return out.astype(a.dtype, copy=False)
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        mask = True
+        if ctx.lo is not None:
+            mask = a >= ctx.lo
+        if ctx.hi is not None:
+            mask = mask & (a <= ctx.hi)
+        return (grad * mask,)
+
+
+class ClampTensor(Op):
+    """``clamp(min=tensor, max=tensor)`` (ClampBackward0)."""
+
+    node_name = "ClampBackward0"
+
+    def forward(ctx, a, lo, hi):
+        ctx.save_for_backward(a, lo, hi)
+        xp = _xp(a)
+        out = a
+        if lo is not None:
+            out = xp.maximum(out, lo)
+        if hi is not None:
+            out = xp.minimum(out, hi)
+        return out
+
+    def backward(ctx, grad):
+        a, lo, hi = ctx.saved_tensors
+        inside = True
+        if lo is not None:
+            inside = a >= lo
+        if hi is not None:
+            inside = inside & (a <= hi)
+        g_lo = grad * (a < lo) if lo is not None else None
+        g_hi = grad * (a > hi) if hi is not None else None
+        return grad * inside, g_lo, g_hi
+
+
+class Where(Op):
+    node_name = "WhereBackward0"
+
+    def forward(ctx, cond, a, b):
+        ctx.save_for_backward(cond)
+        return _xp(a).where(cond, a, b)
+
+    def backward(ctx, grad):
+        (cond,) = ctx.saved_tensors
+        return None, grad * cond, grad * ~cond
+
+
+def _rounding(name, fn):
+    def forward(ctx, a):
+        return fn(_xp(a), a) if a.dtype.kind == "f" else a.copy()
+
+    def backward(ctx, grad):
+        return (grad * 0,)
+    return type(name, (Op,), {"node_name": name + "Backward0", "forward": forward, "backward": backward})
+
+
+Floor = _rounding("Floor", lambda xp, a: xp.floor(a))
+Ceil = _rounding("Ceil", lambda xp, a: xp.ceil(a))
+Round = _rounding("Round", lambda xp, a: xp.round(a))
+Trunc = _rounding("Trunc", lambda xp, a: xp.trunc(a))
+Sign = _rounding("Sign", lambda xp, a: xp.sign(a))
+
+
+class Erf(Op):
+    node_name = "ErfBackward0"
+    int_to_float = True
+
+    def forward(ctx, a):
+        import math
+        ctx.save_for_backward(a)
+        xp = _xp(a)
+        if xp is np:
+            return np.vectorize(math.erf, otypes=[a.dtype])(a)
+        import cupyx.scipy.special
+        return cupyx.scipy.special.erf(a)
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return (grad * (2 / np.sqrt(np.pi)) * _xp(a).exp(-a * a),)
+
+
+# ---------------------------------------------------------------------------
+# Public functions
+# ---------------------------------------------------------------------------
+
+def _unary_function(op, name, doc):
+    def function(input, *, out=None):
+        result = D.unary(op, input)
+        if out is not None:
+            from .arithmetic import _into
+            return _into(out, result)
+        return result
+    function.__name__ = name
+    function.__doc__ = doc + f" Mirrors ``torch.{name}``."
+    return function
+
+
+abs = _unary_function(Abs, "abs", "Absolute value, element-wise (keeps the dtype).")
+absolute = abs
+exp = _unary_function(Exp, "exp", "e to the power of each element (floating result).")
+log = _unary_function(Log, "log", "Natural logarithm, element-wise; log(0) = -inf, log(-1) = nan.")
+log2 = _unary_function(Log2, "log2", "Base-2 logarithm, element-wise.")
+log10 = _unary_function(Log10, "log10", "Base-10 logarithm, element-wise.")
+log1p = _unary_function(Log1p, "log1p", "log(1 + x), accurate for small x.")
+expm1 = _unary_function(Expm1, "expm1", "exp(x) - 1, accurate for small x.")
+sqrt = _unary_function(Sqrt, "sqrt", "Square root, element-wise; sqrt(-1) = nan.")
+rsqrt = _unary_function(Rsqrt, "rsqrt", "1 / sqrt(x), element-wise.")
+sin = _unary_function(Sin, "sin", "Sine (radians), element-wise.")
+cos = _unary_function(Cos, "cos", "Cosine (radians), element-wise.")
+tan = _unary_function(Tan, "tan", "Tangent (radians), element-wise.")
+tanh = _unary_function(Tanh, "tanh", "Hyperbolic tangent, element-wise, in (-1, 1).")
+sigmoid = _unary_function(Sigmoid, "sigmoid", "The logistic function 1 / (1 + exp(-x)), in (0, 1).")
+relu = _unary_function(Relu, "relu", "max(x, 0), element-wise (keeps the dtype).")
+floor = _unary_function(Floor, "floor", "Round down, element-wise.")
+ceil = _unary_function(Ceil, "ceil", "Round up, element-wise.")
+trunc = _unary_function(Trunc, "trunc", "Round toward zero, element-wise.")
+sign = _unary_function(Sign, "sign", "-1, 0 or 1 by the sign of each element.")
+erf = _unary_function(Erf, "erf", "The error function, element-wise.")
+
+
+def round(input, *, decimals=0):
+    """Round to the nearest integer (halves to even), or to ``decimals`` places. Mirrors ``torch.round``."""
+    if decimals:
+        scale = 10.0 ** decimals
+        return D.unary(Round, input * scale) / scale
+    return D.unary(Round, input)
+
+
+def square(input):
+    """``input ** 2``. Mirrors ``torch.square``."""
+    from .arithmetic import pow
+    return pow(input, 2)
+
+
+def clamp(input, min=None, max=None, *, out=None):
+    """Limit every element to ``[min, max]`` (either bound may be omitted). Mirrors ``torch.clamp``.
+
+    ``clamp(min=0)`` is ReLU.  Bounds may be numbers or tensors (broadcast).
+    An integer tensor clamped by a float bound becomes float, as in PyTorch.
+
+    Raises:
+        RuntimeError: when both bounds are None.
+    """
+    if min is None and max is None:
+        raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
+    if isinstance(min, Tensor) or isinstance(max, Tensor):
+        from .. import _dtype
+        bounds = [b for b in (min, max) if b is not None]
+        dt = _dtype.result_type(input, *bounds)
+        xs = [input._data.astype(dt.numpy_dtype, copy=False)]
+        for b in (min, max):
+            xs.append(None if b is None else
+                      (b._data if isinstance(b, Tensor) else np.asarray(b)).astype(dt.numpy_dtype, copy=False))
+        result = D.record(ClampTensor, (input, min if isinstance(min, Tensor) else None,
+                                        max if isinstance(max, Tensor) else None), tuple(xs))
+    else:
+        x = input._data
+        for b in (min, max):
+            if b is not None:
+                dt = D.scalar_dtype(x.dtype, b)
+                if dt != x.dtype:
+                    x = x.astype(dt)
+        lo = None if min is None else D.make_scalar(min, x.dtype)
+        hi = None if max is None else D.make_scalar(max, x.dtype)
+        result = D.record(Clamp, (input,), (x,), {"lo": lo, "hi": hi})
+    if out is not None:
+        from .arithmetic import _into
+        return _into(out, result)
+    return result
+
+
+clip = clamp
+
+
+def clamp_min(input, min):
+    """``clamp(input, min=min)``. Mirrors ``torch.clamp_min``."""
+    return clamp(input, min=min)
+
+
+def clamp_max(input, max):
+    """``clamp(input, max=max)``. Mirrors ``torch.clamp_max``."""
+    return clamp(input, max=max)
+
+
+def where(condition, input=None, other=None):
+    """Pick ``input`` where ``condition`` is True, else ``other`` (all three broadcast). Mirrors ``torch.where``.
+
+    ``where(condition)`` alone gives the indices of the True elements, one
+    tensor per dimension.
+
+    Raises:
+        RuntimeError: a condition that is not a bool tensor (PyTorch's message).
+    """
+    from .. import _dtype
+    if input is None and other is None:
+        return tuple(D.wrap(i) for i in _xp(condition._data).nonzero(condition._data))
+    if condition._data.dtype.kind != "b":
+        raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
+                           f"{condition.dtype._short_name}")
+    operands = [v for v in (input, other) if isinstance(v, Tensor)]
+    if operands:
+        dt = _dtype.result_type(*[input, other])
+    else:
+        dt = _dtype.result_type(input, other)
+        if dt is _dtype.float32 and all(isinstance(v, float) for v in (input, other)):
+            dt = _dtype.float32
+    xp = _xp(condition._data)
+    arrays = []
+    for v in (input, other):
+        if isinstance(v, Tensor):
+            a = v._data.astype(dt.numpy_dtype, copy=False)
+            if a.__class__ is not condition._data.__class__:
+                if a.ndim == 0:
+                    a = xp.asarray(a)
+                else:
+                    raise D._device_error(condition, v)
+            arrays.append(a)
+        else:
+            arrays.append(D.make_scalar(v, dt.numpy_dtype))
+    return D.record(Where, (None, input if isinstance(input, Tensor) else None,
+                            other if isinstance(other, Tensor) else None),
+                    (condition._data, arrays[0], arrays[1]))
+
+
+def isnan(input):
+    """True where an element is NaN. Mirrors ``torch.isnan``."""
+    return D.wrap(D.as_array(_xp(input._data).isnan(input._data)))
+
+
+def isinf(input):
+    """True where an element is +inf or -inf. Mirrors ``torch.isinf``."""
+    return D.wrap(D.as_array(_xp(input._data).isinf(input._data)))
+
+
+def isfinite(input):
+    """True where an element is neither inf nor NaN. Mirrors ``torch.isfinite``."""
+    return D.wrap(D.as_array(_xp(input._data).isfinite(input._data)))

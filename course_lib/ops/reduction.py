@@ -1,0 +1,565 @@
+"""Reductions: sum, mean, prod, max/min (with indices), argmax/argmin, std, var, all, any, norm.
+
+``dim`` may be an int or a tuple of ints; ``keepdim=True`` keeps reduced
+dimensions as size 1 (handy for broadcasting the result back).  Integer
+and bool sums are int64, as in PyTorch.
+"""
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, wrap, wrap_dim
+from .._device import backend_of
+from ..autograd.function import Op
+from . import _dispatch as D
+
+__all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var",
+           "all", "any", "norm", "cumsum", "logsumexp", "count_nonzero", "return_types"]
+
+_builtin_sum, _builtin_max, _builtin_all, _builtin_any = sum, max, all, any
+
+
+def _xp(a):
+    return backend_of(a)
+
+
+# ---------------------------------------------------------------------------
+# torch.return_types: the named tuples max(dim=...) and friends return
+# ---------------------------------------------------------------------------
+
+class _ReturnType(tuple):
+    _fields = ("values", "indices")
+    _name = ""
+
+    def __new__(cls, values, indices):
+        return tuple.__new__(cls, (values, indices))
+
+    @property
+    def values(self):
+        return self[0]
+
+    @property
+    def indices(self):
+        return self[1]
+
+    def __repr__(self):
+        return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
+
+
+class return_types:
+    """Named-tuple result types, as ``torch.return_types``."""
+
+    max = type("max", (_ReturnType,), {"_name": "max", "__slots__": ()})
+    min = type("min", (_ReturnType,), {"_name": "min", "__slots__": ()})
+    sort = type("sort", (_ReturnType,), {"_name": "sort", "__slots__": ()})
+    topk = type("topk", (_ReturnType,), {"_name": "topk", "__slots__": ()})
+    mode = type("mode", (_ReturnType,), {"_name": "mode", "__slots__": ()})
+    median = type("median", (_ReturnType,), {"_name": "median", "__slots__": ()})
+    kthvalue = type("kthvalue", (_ReturnType,), {"_name": "kthvalue", "__slots__": ()})
+
+
+# ---------------------------------------------------------------------------
+# dim handling
+# ---------------------------------------------------------------------------
+
+def normalize_dims(dim, ndim):
+    """``dim`` (int, tuple, list or None) as a sorted tuple of non-negative axes.
+
+    Raises:
+        IndexError: a dim out of range; RuntimeError: a dim given twice.
+    """
+    if dim is None:
+        return tuple(range(ndim))
+    if isinstance(dim, (list, tuple)):
+        axes = []
+        for d in dim:
+            a = wrap_dim(d, ndim)
+            if a in axes:
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+            axes.append(a)
+        return tuple(sorted(axes)) if ndim else ()
+    return (wrap_dim(dim, ndim),) if ndim else ()
+
+
+def _expand_back(grad, shape, axes, keepdim):
+    """Broadcast a reduced gradient back over the reduced axes."""
+    if not keepdim:
+        for a in axes:
+            grad = _xp(grad).expand_dims(grad, a)
+    return _xp(grad).broadcast_to(grad, shape)
+
+
+# ---------------------------------------------------------------------------
+# Operations
+# ---------------------------------------------------------------------------
+
+class Sum(Op):
+    node_name = "SumBackward0"
+
+    def forward(ctx, a, dtype=None):
+        ctx.shape = a.shape
+        return D.as_array(a.sum(dtype=dtype))
+
+    def backward(ctx, grad):
+        return (_xp(grad).broadcast_to(grad, ctx.shape),)
+
+
+class SumDim(Op):
+    node_name = "SumBackward1"
+
+    def forward(ctx, a, axes, keepdim, dtype=None):
+        ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
+        return D.as_array(a.sum(axis=axes, keepdims=keepdim, dtype=dtype))
+
+    def backward(ctx, grad):
+        return (_expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim),)
+
+
+class Mean(Op):
+    node_name = "MeanBackward0"
+
+    def forward(ctx, a):
+        ctx.shape = a.shape
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return D.as_array(a.mean(dtype=a.dtype)) if a.size else _xp(a).asarray(np.nan, dtype=a.dtype)
+
+    def backward(ctx, grad):
+        n = int(np.prod(ctx.shape))
+        return (_xp(grad).broadcast_to(grad / n, ctx.shape),)
+
+
+class MeanDim(Op):
+    node_name = "MeanBackward1"
+
+    def forward(ctx, a, axes, keepdim):
+        ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
+        ctx.count = int(np.prod([a.shape[i] for i in axes]))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return D.as_array(a.mean(axis=axes, keepdims=keepdim, dtype=a.dtype))
+
+    def backward(ctx, grad):
+        return (_expand_back(grad / ctx.count, ctx.shape, ctx.axes, ctx.keepdim),)
+
+
+def _others_product(a, axis):
+    """Product of all other elements along ``axis`` (or all, axis=None), exact even with zeros."""
+    xp = _xp(a)
+    if axis is None:
+        flat = a.reshape(-1)
+        ones = xp.ones(1, dtype=a.dtype)
+        left = xp.concatenate([ones, xp.cumprod(flat)[:-1]])
+        right = xp.concatenate([xp.cumprod(flat[::-1])[:-1][::-1], ones])
+        return (left * right).reshape(a.shape)
+    moved = xp.moveaxis(a, axis, -1)
+    ones = xp.ones(moved.shape[:-1] + (1,), dtype=a.dtype)
+    left = xp.concatenate([ones, xp.cumprod(moved, axis=-1)[..., :-1]], axis=-1)
+    right = xp.concatenate([xp.cumprod(moved[..., ::-1], axis=-1)[..., :-1][..., ::-1], ones], axis=-1)
+    return xp.moveaxis(left * right, -1, axis)
+
+
+class Prod(Op):
+    node_name = "ProdBackward0"
+
+    def forward(ctx, a, dtype=None):
+        ctx.save_for_backward(a)
+        return D.as_array(a.prod(dtype=dtype))
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        return (grad * _others_product(a, None),)
+
+
+class ProdDim(Op):
+    node_name = "ProdBackward1"
+
+    def forward(ctx, a, axis, keepdim, dtype=None):
+        ctx.save_for_backward(a)
+        ctx.axis, ctx.keepdim = axis, keepdim
+        return D.as_array(a.prod(axis=axis, keepdims=keepdim, dtype=dtype))
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        g = grad if ctx.keepdim else _xp(grad).expand_dims(grad, ctx.axis)
+        return (g * _others_product(a, ctx.axis),)
+
+
+class MaxAll(Op):
+    """``max()`` / ``min()`` of all elements: the gradient is shared evenly by the tied extremes."""
+
+    node_name = "MaxBackward1"
+
+    def forward(ctx, a, largest=True):
+        result = D.as_array(a.max() if largest else a.min())
+        ctx.save_for_backward(a, result)
+        return result
+
+    def backward(ctx, grad):
+        a, result = ctx.saved_tensors
+        mask = (a == result)
+        if result != result:   # NaN: the NaNs take the gradient
+            mask = a != a
+        return (grad * mask / mask.sum(),)
+
+
+class MinAll(MaxAll):
+    node_name = "MinBackward1"
+
+
+class MaxDim(Op):
+    """``max(dim)`` / ``min(dim)``: values and indices; the gradient goes to the selected index."""
+
+    node_name = "MaxBackward0"
+
+    def forward(ctx, a, axis, keepdim, largest=True):
+        xp = _xp(a)
+        idx = xp.argmax(a, axis=axis) if largest else xp.argmin(a, axis=axis)
+        idx = xp.expand_dims(idx, axis)
+        values = xp.take_along_axis(a, idx, axis=axis)
+        if not keepdim:
+            values, idx = values.squeeze(axis), idx.squeeze(axis)
+        ctx.shape, ctx.axis, ctx.keepdim = a.shape, axis, keepdim
+        ctx.save_for_backward(idx)
+        return D.as_array(values), D.as_array(idx.astype(np.int64))
+
+    def backward(ctx, grad, grad_indices=None):
+        (idx,) = ctx.saved_tensors
+        xp = _xp(grad)
+        if not ctx.keepdim:
+            grad, idx = xp.expand_dims(grad, ctx.axis), xp.expand_dims(idx, ctx.axis)
+        out = xp.zeros(ctx.shape, dtype=grad.dtype)
+        xp.put_along_axis(out, idx, grad, axis=ctx.axis)
+        return (out,)
+
+
+class MinDim(MaxDim):
+    node_name = "MinBackward0"
+
+
+class Var(Op):
+    node_name = "VarBackward0"
+
+    def forward(ctx, a, axes, correction, keepdim):
+        n = int(np.prod([a.shape[i] for i in axes])) if axes else 1
+        if axes == ():
+            axes = None
+            n = a.size
+        ctx.save_for_backward(a)
+        ctx.axes, ctx.keepdim, ctx.dof = axes, keepdim, n - correction
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return D.as_array(a.var(axis=axes, ddof=correction, keepdims=keepdim, dtype=a.dtype))
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        axes = ctx.axes if ctx.axes is not None else tuple(range(a.ndim))
+        centered = a - a.mean(axis=axes, keepdims=True)
+        g = grad if ctx.keepdim or ctx.axes is None else _expand_dims_all(grad, axes)
+        return (g * (2.0 / ctx.dof) * centered,)
+
+
+class Std(Op):
+    node_name = "StdBackward0"
+
+    def forward(ctx, a, axes, correction, keepdim):
+        n = int(np.prod([a.shape[i] for i in axes])) if axes else a.size
+        if axes == ():
+            axes = None
+        with np.errstate(invalid="ignore", divide="ignore"):
+            result = D.as_array(a.std(axis=axes, ddof=correction, keepdims=keepdim, dtype=a.dtype))
+        ctx.save_for_backward(a, result)
+        ctx.axes, ctx.keepdim, ctx.dof = axes, keepdim, n - correction
+        return result
+
+    def backward(ctx, grad):
+        a, result = ctx.saved_tensors
+        axes = ctx.axes if ctx.axes is not None else tuple(range(a.ndim))
+        centered = a - a.mean(axis=axes, keepdims=True)
+        if not ctx.keepdim and ctx.axes is not None:
+            grad, result = _expand_dims_all(grad, axes), _expand_dims_all(result, axes)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (grad * centered / (ctx.dof * result),)
+
+
+def _expand_dims_all(x, axes):
+    for a in sorted(axes):
+        x = _xp(x).expand_dims(x, a)
+    return x
+
+
+class LogSumExp(Op):
+    node_name = "LogsumexpBackward0"
+
+    def forward(ctx, a, axes, keepdim):
+        xp = _xp(a)
+        m = a.max(axis=axes, keepdims=True)
+        m = xp.where(xp.isfinite(m), m, 0)
+        with np.errstate(divide="ignore"):
+            out = xp.log(xp.exp(a - m).sum(axis=axes, keepdims=True)) + m
+        ctx.save_for_backward(a, out)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        return D.as_array(out if keepdim else out.squeeze(axis=axes))
+
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        g = grad if ctx.keepdim else _expand_dims_all(grad, ctx.axes)
+        return (g * _xp(a).exp(a - out),)
+
+
+class CumSum(Op):
+    node_name = "CumsumBackward0"
+
+    def forward(ctx, a, axis, dtype=None):
+        ctx.axis = axis
+        return _xp(a).cumsum(a, axis=axis, dtype=dtype)
+
+    def backward(ctx, grad):
+        xp = _xp(grad)
+        flipped = xp.flip(grad, axis=ctx.axis)
+        return (xp.flip(xp.cumsum(flipped, axis=ctx.axis), axis=ctx.axis),)
+
+
+# ---------------------------------------------------------------------------
+# Public functions
+# ---------------------------------------------------------------------------
+
+def _sum_dtype(x, dtype):
+    if dtype is not None:
+        return dtype.numpy_dtype
+    return np.dtype(np.int64) if x.dtype.kind in "biu" else x.dtype
+
+
+def sum(input, dim=None, keepdim=False, *, dtype=None):
+    """Sum of all elements, or along ``dim`` (int or tuple). Mirrors ``torch.sum``.
+
+    Integer and bool tensors sum to int64.  ``keepdim=True`` keeps the
+    reduced dimensions with size 1.
+
+    Raises:
+        IndexError: ``dim`` out of range. RuntimeError: a dim listed twice.
+    """
+    x = input._data
+    rdt = _sum_dtype(x, dtype)
+    if x.dtype != rdt:
+        x = x.astype(rdt)
+    if dim is None:
+        if keepdim:
+            return D.record(SumDim, (input,), (x,), {"axes": tuple(range(x.ndim)), "keepdim": True})
+        return D.record(Sum, (input,), (x,))
+    axes = normalize_dims(dim, x.ndim)
+    return D.record(SumDim, (input,), (x,), {"axes": axes, "keepdim": keepdim})
+
+
+def mean(input, dim=None, keepdim=False, *, dtype=None):
+    """Average of all elements, or along ``dim``. Mirrors ``torch.mean``.
+
+    Raises:
+        RuntimeError: on integer tensors (PyTorch's message; convert with ``.float()``).
+    """
+    x = input._data
+    if dtype is not None:
+        x = x.astype(dtype.numpy_dtype)
+    if x.dtype.kind != "f":
+        raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
+                           f"point or complex dtype. Got: {_dtype._BY_NUMPY[x.dtype]._short_name}")
+    if dim is None and not keepdim:
+        return D.record(Mean, (input,), (x,))
+    axes = normalize_dims(dim, x.ndim)
+    return D.record(MeanDim, (input,), (x,), {"axes": axes, "keepdim": keepdim})
+
+
+def prod(input, dim=None, keepdim=False, *, dtype=None):
+    """Product of all elements, or along one ``dim``. Mirrors ``torch.prod``."""
+    x = input._data
+    rdt = _sum_dtype(x, dtype)
+    if x.dtype != rdt:
+        x = x.astype(rdt)
+    if dim is None:
+        return D.record(Prod, (input,), (x,))
+    axis = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return D.record(Prod, (input,), (x,))
+    return D.record(ProdDim, (input,), (x,), {"axis": axis, "keepdim": keepdim})
+
+
+def _extreme(input, dim, keepdim, largest, name):
+    if isinstance(dim, Tensor):
+        from .arithmetic import maximum, minimum
+        return maximum(input, dim) if largest else minimum(input, dim)
+    x = input._data
+    if dim is None:
+        if x.size == 0:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+        return D.record(MaxAll if largest else MinAll, (input,), (x,), {"largest": largest})
+    axis = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        values = input.clone() if input._requires_grad else wrap(x.copy())
+        return getattr(return_types, name)(values, wrap(backend_of(x).zeros((), dtype=np.int64)))
+    if x.shape[axis] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+    values, indices = D.record(MaxDim if largest else MinDim, (input,), (x,),
+                               {"axis": axis, "keepdim": keepdim, "largest": largest})
+    return getattr(return_types, name)(values, indices)
+
+
+def max(input, dim=None, keepdim=False):
+    """The largest element; with ``dim``, a named tuple ``(values, indices)`` along it. Mirrors ``torch.max``.
+
+    ``max(a, b)`` with a tensor second argument is ``maximum(a, b)``.
+
+    Raises:
+        RuntimeError: ``max()`` of an empty tensor. IndexError: ``dim`` out of range.
+    """
+    return _extreme(input, dim, keepdim, True, "max")
+
+
+def min(input, dim=None, keepdim=False):
+    """The smallest element; with ``dim``, ``(values, indices)``. Mirrors ``torch.min``."""
+    return _extreme(input, dim, keepdim, False, "min")
+
+
+def amax(input, dim=(), keepdim=False):
+    """Largest elements over ``dim`` (all dims by default). Mirrors ``torch.amax``."""
+    x = input._data
+    axes = normalize_dims(dim if dim != () else None, x.ndim)
+    r = input
+    for a in sorted(axes, reverse=True):
+        r = max(r, a, keepdim=True).values
+    return r if keepdim else (r.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes)))
+
+
+def amin(input, dim=(), keepdim=False):
+    """Smallest elements over ``dim`` (all dims by default). Mirrors ``torch.amin``."""
+    x = input._data
+    axes = normalize_dims(dim if dim != () else None, x.ndim)
+    r = input
+    for a in sorted(axes, reverse=True):
+        r = min(r, a, keepdim=True).values
+    return r if keepdim else (r.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes)))
+
+
+def _arg(input, dim, keepdim, largest):
+    x = input._data
+    xp = _xp(x)
+    fn = xp.argmax if largest else xp.argmin
+    if x.size == 0:
+        name = "argmax" if largest else "argmin"
+        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+    if dim is None:
+        r = fn(x.reshape(-1))
+        if keepdim:
+            return wrap(D.as_array(xp.asarray(r, dtype=np.int64).reshape((1,) * x.ndim)))
+        return wrap(D.as_array(xp.asarray(r, dtype=np.int64)))
+    axis = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return wrap(xp.zeros((), dtype=np.int64))
+    r = fn(x, axis=axis)
+    if keepdim:
+        r = xp.expand_dims(r, axis)
+    return wrap(D.as_array(xp.asarray(r, dtype=np.int64)))
+
+
+def argmax(input, dim=None, keepdim=False):
+    """Index of the largest element (in the flattened tensor, or along ``dim``); int64. Mirrors ``torch.argmax``."""
+    return _arg(input, dim, keepdim, True)
+
+
+def argmin(input, dim=None, keepdim=False):
+    """Index of the smallest element; int64. Mirrors ``torch.argmin``."""
+    return _arg(input, dim, keepdim, False)
+
+
+def _correction(unbiased, correction):
+    if correction is not None:
+        return correction
+    if unbiased is None:
+        return 1
+    return 1 if unbiased else 0
+
+
+def _var_std(op, input, dim, unbiased, keepdim, correction, name):
+    if isinstance(dim, bool):             # std(unbiased) positional form
+        unbiased, dim = dim, None
+    x = input._data
+    if x.dtype.kind != "f":
+        raise RuntimeError("std and var only support floating point and complex dtypes")
+    corr = _correction(unbiased, correction)
+    axes = normalize_dims(dim, x.ndim) if dim is not None else ()
+    n = int(np.prod([x.shape[i] for i in axes])) if dim is not None else x.size
+    if n - corr <= 0:
+        import warnings
+        warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
+                      "reduction factor (input numel divided by output numel). (Triggered internally at "
+                      "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=3)
+    return D.record(op, (input,), (x,), {"axes": axes, "correction": corr, "keepdim": keepdim})
+
+
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Variance (with Bessel's correction, dividing by N-1, unless ``correction=0``). Mirrors ``torch.var``.
+
+    Raises:
+        RuntimeError: on integer tensors.
+    """
+    return _var_std(Var, input, dim, unbiased, keepdim, correction, "var")
+
+
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+    """Standard deviation (N-1 in the denominator by default). Mirrors ``torch.std``.
+
+    Raises:
+        RuntimeError: on integer tensors.
+    """
+    return _var_std(Std, input, dim, unbiased, keepdim, correction, "std")
+
+
+def all(input, dim=None, keepdim=False):
+    """True if every element is non-zero (along ``dim``); a bool tensor. Mirrors ``torch.all``."""
+    x = input._data
+    if dim is None:
+        return wrap(D.as_array(x.all()))
+    return wrap(D.as_array(x.all(axis=wrap_dim(dim, x.ndim), keepdims=keepdim)))
+
+
+def any(input, dim=None, keepdim=False):
+    """True if some element is non-zero (along ``dim``); a bool tensor. Mirrors ``torch.any``."""
+    x = input._data
+    if dim is None:
+        return wrap(D.as_array(x.any()))
+    return wrap(D.as_array(x.any(axis=wrap_dim(dim, x.ndim), keepdims=keepdim)))
+
+
+def count_nonzero(input, dim=None):
+    """Number of non-zero elements (along ``dim``); int64. Mirrors ``torch.count_nonzero``."""
+    x = input._data
+    r = (x != 0).sum(axis=None if dim is None else normalize_dims(dim, x.ndim))
+    return wrap(D.as_array(_xp(x).asarray(r, dtype=np.int64)))
+
+
+def norm(input, p="fro", dim=None, keepdim=False):
+    """Vector 2-norm (default) or p-norm of all elements or along ``dim``. Mirrors ``torch.norm``."""
+    from .arithmetic import pow
+    from .math import abs, sqrt
+    if p in ("fro", 2, 2.0):
+        return sqrt(sum(input * input, dim, keepdim))
+    if p in (float("inf"), "inf"):
+        return amax(abs(input), dim if dim is not None else (), keepdim)
+    return pow(sum(pow(abs(input), p), dim, keepdim), 1.0 / p)
+
+
+def cumsum(input, dim, *, dtype=None):
+    """Running sums along ``dim``. Mirrors ``torch.cumsum``."""
+    x = input._data
+    rdt = _sum_dtype(x, dtype)
+    if x.dtype != rdt:
+        x = x.astype(rdt)
+    axis = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        return input.clone()
+    return D.record(CumSum, (input,), (x,), {"axis": axis})
+
+
+def logsumexp(input, dim, keepdim=False):
+    """``log(sum(exp(input)))`` along ``dim``, computed without overflow. Mirrors ``torch.logsumexp``."""
+    x = input._data
+    if x.dtype.kind != "f":
+        x = x.astype(_dtype.get_default_dtype().numpy_dtype)
+    return D.record(LogSumExp, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})

@@ -1,0 +1,853 @@
+"""Shape operations: views that share memory, and the copies that do not.
+
+A *view* is a new tensor over the same memory with its own shape, strides
+and offset: ``view``, ``transpose``/``t``/``permute``, ``squeeze``,
+``unsqueeze``, ``expand``, slicing, ``detach``.  Writing through a view
+changes the original.  ``reshape`` is a view when the strides allow it and a
+copy otherwise; ``clone`` and ``contiguous`` (of a non-contiguous tensor)
+always copy.
+
+Strides are PyTorch's, computed here (``compute_view_strides`` is
+PyTorch's own rule): NumPy sometimes picks other strides for dimensions of
+size 1, and never has zero-size-dimension strides like PyTorch's.
+"""
+
+import math
+
+import numpy as np
+
+from .. import _dtype
+from .._tensor import Tensor, wrap, wrap_dim
+from .._device import backend_of
+from ..autograd import grad_mode
+from ..autograd.function import Op, NO_CONTEXT
+from . import _dispatch as D
+
+__all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute",
+           "movedim", "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to",
+           "broadcast_tensors", "broadcast_shapes", "contiguous", "clone", "narrow", "select", "unbind",
+           "cat", "concat", "concatenate", "stack", "split", "chunk", "flip", "as_strided",
+           "compute_view_strides", "contiguous_strides"]
+
+
+# ---------------------------------------------------------------------------
+# Strides
+# ---------------------------------------------------------------------------
+
+def contiguous_strides(shape):
+    """Row-major strides (in elements) PyTorch gives a new tensor of ``shape``."""
+    strides, acc = [], 1
+    for size in reversed(shape):
+        strides.append(acc)
+        acc *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def compute_view_strides(oldshape, oldstride, newshape):
+    """Strides for viewing a tensor of ``oldshape``/``oldstride`` as ``newshape``, or None if impossible.
+
+    This is PyTorch's rule (``computeStride`` in ATen): the new shape must
+    split or merge only dimensions that are laid out one after another in
+    memory.  So a transposed tensor can still be viewed when the merged
+    dimensions happen to be contiguous *with each other*.
+    """
+    if not oldshape:
+        return (1,) * len(newshape)
+    numel = math.prod(oldshape)
+    if numel == 0:
+        if tuple(oldshape) == tuple(newshape):
+            return tuple(oldstride)
+        return contiguous_strides(newshape)
+    newstride = [0] * len(newshape)
+    view_d = len(newshape) - 1
+    chunk_base_stride = oldstride[-1]
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(oldshape) - 1, -1, -1):
+        tensor_numel *= oldshape[tensor_d]
+        # a chunk of memory-adjacent dimensions ends here?
+        if tensor_d == 0 or (oldshape[tensor_d - 1] != 1 and
+                             oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride):
+            while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
+                newstride[view_d] = view_numel * chunk_base_stride
+                view_numel *= newshape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base_stride = oldstride[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(newstride)
+
+
+def strided(x, shape, strides):
+    """A view of array ``x`` (same first element) with ``shape`` and ``strides`` in elements."""
+    shape, item = tuple(shape), x.itemsize
+    byte_strides = tuple(s * item for s in strides)
+    if x.shape == shape and x.strides == byte_strides:
+        return x
+    if x.__class__ is np.ndarray:
+        return np.lib.stride_tricks.as_strided(x, shape, byte_strides, writeable=x.flags.writeable)
+    return backend_of(x).lib.stride_tricks.as_strided(x, shape, byte_strides)
+
+
+def element_strides(x):
+    return tuple(s // x.itemsize for s in x.strides)
+
+
+def infer_size(shape, numel):
+    """Resolve one ``-1`` in ``shape`` for a tensor of ``numel`` elements.
+
+    Raises:
+        RuntimeError: more than one -1, or a shape that does not hold ``numel`` elements.
+    """
+    shape = list(shape)
+    infer = None
+    known = 1
+    for i, s in enumerate(shape):
+        if s == -1:
+            if infer is not None:
+                raise RuntimeError("only one dimension can be inferred")
+            infer = i
+        elif s < 0:
+            raise RuntimeError(f"invalid shape dimension {s}")
+        else:
+            known *= s
+    if infer is not None:
+        if known == 0:
+            if numel == 0:
+                raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {shape} because the "
+                                   "unspecified dimension size -1 can be any value and is ambiguous")
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        if numel % known:
+            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+        shape[infer] = numel // known
+    elif known != numel:
+        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
+    return tuple(shape)
+
+
+def _shape_arg(size, name="view"):
+    """Accept ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` and ``torch.Size``."""
+    if len(size) == 1 and isinstance(size[0], (tuple, list)):
+        size = size[0]
+    out = []
+    for s in size:
+        if isinstance(s, Tensor):
+            s = int(s.item())
+        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
+            raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, but found element of "
+                            f"type {type(s).__name__} at pos 0")
+        out.append(int(s))
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------
+# View operations (forward makes the view array, backward maps the gradient back)
+# ---------------------------------------------------------------------------
+
+class View(Op):
+    node_name = "ViewBackward0"
+
+    def forward(ctx, a, shape, strides):
+        ctx.shape = a.shape
+        if a.flags.c_contiguous:
+            a = a.reshape(shape)     # fast; NumPy's strides can only differ in size-1 dimensions
+        return strided(a, shape, strides)
+
+    def backward(ctx, grad):
+        return (grad.reshape(ctx.shape),)
+
+
+class UnsafeView(View):
+    """The reshape of a fresh copy (``reshape`` of a non-viewable tensor, batched ``matmul``)."""
+
+    node_name = "UnsafeViewBackward0"
+
+    def forward(ctx, a, shape):
+        ctx.shape = a.shape
+        return a.reshape(shape)
+
+
+class Alias(Op):
+    node_name = "AliasBackward0"
+
+    def forward(ctx, a):
+        return a.view()
+
+    def backward(ctx, grad):
+        return (grad,)
+
+
+class Transpose(Op):
+    node_name = "TransposeBackward0"
+
+    def forward(ctx, a, d0, d1):
+        ctx.dims = (d0, d1)
+        return a.swapaxes(d0, d1)
+
+    def backward(ctx, grad):
+        return (grad.swapaxes(*ctx.dims),)
+
+
+class T(Transpose):
+    node_name = "TBackward0"
+
+    def forward(ctx, a):
+        ctx.dims = (0, 1) if a.ndim == 2 else (0, 0)
+        return a.T if a.ndim == 2 else a.view()
+
+
+class Permute(Op):
+    node_name = "PermuteBackward0"
+
+    def forward(ctx, a, dims):
+        ctx.inverse = tuple(np.argsort(dims))
+        return a.transpose(dims)
+
+    def backward(ctx, grad):
+        return (grad.transpose(ctx.inverse),)
+
+
+class Squeeze(Op):
+    node_name = "SqueezeBackward0"
+
+    def forward(ctx, a, axes=None):
+        ctx.shape = a.shape
+        if axes is None:
+            axes = tuple(i for i, s in enumerate(a.shape) if s == 1)
+        return a.squeeze(axis=axes) if axes else a.view()
+
+    def backward(ctx, grad):
+        return (grad.reshape(ctx.shape),)
+
+
+class SqueezeDim(Squeeze):
+    node_name = "SqueezeBackward1"
+
+
+class SqueezeDims(Squeeze):
+    node_name = "SqueezeBackward2"
+
+
+class SqueezeMatmul(Squeeze):
+    """The squeeze ``matmul`` does after a 1-D operand was unsqueezed to a matrix."""
+
+    node_name = "SqueezeBackward4"
+
+
+class Unsqueeze(Op):
+    node_name = "UnsqueezeBackward0"
+
+    def forward(ctx, a, axis):
+        ctx.axis = axis
+        shape, strides = list(a.shape), list(element_strides(a))
+        new_stride = 1 if axis >= a.ndim else shape[axis] * strides[axis]
+        shape.insert(axis, 1)
+        strides.insert(axis, new_stride)
+        return strided(backend_of(a).expand_dims(a, axis), shape, strides)
+
+    def backward(ctx, grad):
+        return (grad.squeeze(axis=ctx.axis),)
+
+
+class Expand(Op):
+    node_name = "ExpandBackward0"
+
+    def forward(ctx, a, shape):
+        ctx.shape = a.shape
+        lead = len(shape) - a.ndim
+        strides = [0] * lead + list(element_strides(a))
+        for i, s in enumerate(shape):
+            if i >= lead and a.shape[i - lead] == 1 and s != 1:
+                strides[i] = 0
+        return strided(a, shape, strides)
+
+    def backward(ctx, grad):
+        return (grad,)        # the engine sums it back to the input's shape
+
+
+class Select(Op):
+    node_name = "SelectBackward0"
+
+    def forward(ctx, a, axis, index):
+        ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
+        return a[(slice(None),) * axis + (index, Ellipsis)]    # "..." keeps a 0-d result an array view
+
+    def backward(ctx, grad):
+        out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
+        out[(slice(None),) * ctx.axis + (ctx.index,)] = grad
+        return (out,)
+
+
+class Slice(Op):
+    node_name = "SliceBackward0"
+
+    def forward(ctx, a, axis, start, stop, step):
+        key = (slice(None),) * axis + (slice(start, stop, step),)
+        ctx.shape, ctx.key = a.shape, key
+        return a[key]
+
+    def backward(ctx, grad):
+        out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
+        out[ctx.key] = grad
+        return (out,)
+
+
+class AsStrided(Op):
+    """A view described by where its elements sit in the base (after in-place ops on views)."""
+
+    node_name = "AsStridedBackward0"
+
+    def backward(ctx, grad):
+        xp = backend_of(grad)
+        shape, dtype = ctx.base_meta
+        out = xp.zeros(int(np.prod(shape)), dtype=dtype)
+        xp.add.at(out, ctx.geometry.reshape(-1), grad.reshape(-1)) if xp is np else \
+            xp.add.at(out, ctx.geometry.reshape(-1), grad.reshape(-1))
+        return (out.reshape(shape),)
+
+
+def view_op(op, base, params=None):
+    """Apply a view operation to tensor ``base``; the result shares its memory (see ``make_view``)."""
+    recording = grad_mode.enabled and base._requires_grad
+    x = base._data
+    ctx = op.Node() if recording else NO_CONTEXT
+    array = op.forward(ctx, x, **params) if params else op.forward(ctx, x)
+    t = D.make_view(base, array)
+    if recording:
+        ctx.needs_input_grad = (True,)
+        ctx.next_functions = (D.edge_of(base),)
+        ctx._input_meta = ((x.shape, x.dtype),)
+        D.mark_output(t, ctx)
+        t._view_version = t._version_ref[0]
+    return t
+
+
+# ---------------------------------------------------------------------------
+# Public view functions
+# ---------------------------------------------------------------------------
+
+VIEW_ERROR = ("view size is not compatible with input tensor's size and stride (at least one dimension spans "
+              "across two contiguous subspaces). Use .reshape(...) instead.")
+
+
+def view(input, *shape):
+    """The same memory seen with a new ``shape`` (one size may be -1). Mirrors ``Tensor.view``.
+
+    Works whenever PyTorch's stride rule allows, which includes some
+    non-contiguous tensors; ``view(dtype)`` reinterprets the bytes.
+
+    Raises:
+        RuntimeError: an impossible size, two -1s, or strides that do not
+            allow a view (PyTorch's message says to use ``reshape``).
+    """
+    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+        return _view_dtype(input, shape[0])
+    x = input._data
+    shape = infer_size(_shape_arg(shape), x.size)
+    strides = compute_view_strides(x.shape, element_strides(x) if x.size else contiguous_strides(x.shape), shape)
+    if strides is None:
+        raise RuntimeError(VIEW_ERROR)
+    return view_op(View, input, {"shape": shape, "strides": strides})
+
+
+def _view_dtype(input, dt):
+    x = input._data
+    if dt.itemsize != x.itemsize:
+        raise RuntimeError("self.dim() cannot be 0 to view with a different element size")
+    return D.make_view(input, x.view(dt.numpy_dtype))
+
+
+def view_as(input, other):
+    """``input.view(other.shape)``. Mirrors ``Tensor.view_as``."""
+    return view(input, other._data.shape)
+
+
+def reshape(input, *shape):
+    """A tensor with the same elements in a new shape: a view when possible, else a copy. Mirrors ``torch.reshape``.
+
+    Raises:
+        RuntimeError: a shape that does not hold the same number of elements.
+    """
+    x = input._data
+    shape = infer_size(_shape_arg(shape, "reshape"), x.size)
+    strides = compute_view_strides(x.shape, element_strides(x) if x.size else contiguous_strides(x.shape), shape)
+    if strides is not None:
+        return view_op(View, input, {"shape": shape, "strides": strides})
+    # Not viewable: copy into fresh contiguous memory, then view that (what PyTorch records too:
+    # UnsafeViewBackward0 after CloneBackward0).  The result is not a view of the input.
+    copy = clone(input, memory_format=contiguous_format)
+    return D.record(UnsafeView, (copy,), (copy._data,), {"shape": shape})
+
+
+def reshape_as(input, other):
+    """``input.reshape(other.shape)``."""
+    return reshape(input, other._data.shape)
+
+
+def flatten(input, start_dim=0, end_dim=-1):
+    """Merge dimensions ``start_dim..end_dim`` into one (a view when possible). Mirrors ``torch.flatten``."""
+    x = input._data
+    if x.ndim == 0:
+        return reshape(input, 1)
+    s = wrap_dim(start_dim, x.ndim)
+    e = wrap_dim(end_dim, x.ndim)
+    if s > e:
+        raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
+    if s == e:
+        return input
+    shape = x.shape[:s] + (math.prod(x.shape[s:e + 1]),) + x.shape[e + 1:]
+    return reshape(input, shape)
+
+
+def unflatten(input, dim, sizes):
+    """Split dimension ``dim`` into ``sizes``. Mirrors ``torch.unflatten``."""
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    sizes = infer_size(sizes, x.shape[d])
+    return view(input, x.shape[:d] + tuple(sizes) + x.shape[d + 1:])
+
+
+def transpose(input, dim0, dim1):
+    """Swap two dimensions; a view (so usually non-contiguous). Mirrors ``torch.transpose``.
+
+    Raises:
+        IndexError: a dim out of range.
+    """
+    n = input._data.ndim
+    d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
+    if n == 0:
+        return view_op(Alias, input)
+    return view_op(Transpose, input, {"d0": d0, "d1": d1})
+
+
+swapaxes = swapdims = transpose
+
+
+def t(input):
+    """Transpose a matrix (a 0-d or 1-d tensor is returned as a view unchanged). Mirrors ``torch.t``.
+
+    Raises:
+        RuntimeError: for tensors with more than 2 dimensions.
+    """
+    n = input._data.ndim
+    if n > 2:
+        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {n}D")
+    return view_op(T, input)
+
+
+def permute(input, *dims):
+    """Reorder the dimensions: ``x.permute(2, 0, 1)`` turns HWC into CHW. A view. Mirrors ``torch.permute``.
+
+    Raises:
+        RuntimeError: wrong number of dims, or a dim given twice.
+    """
+    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
+        dims = tuple(dims[0])
+    n = input._data.ndim
+    if len(dims) != n:
+        raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
+                           f"length of the desired ordering of dimensions i.e. input.dim() = {n} is not equal "
+                           f"to len(dims) = {len(dims)}")
+    axes = tuple(wrap_dim(d, n) for d in dims)
+    if len(set(axes)) != len(axes):
+        raise RuntimeError("permute(): duplicate dims are not allowed.")
+    return view_op(Permute, input, {"dims": axes})
+
+
+def movedim(input, source, destination):
+    """Move dimension(s) ``source`` to position(s) ``destination``. Mirrors ``torch.movedim``."""
+    n = input._data.ndim
+    src = [source] if isinstance(source, int) else list(source)
+    dst = [destination] if isinstance(destination, int) else list(destination)
+    src = [wrap_dim(s, n) for s in src]
+    dst = [wrap_dim(d, n) for d in dst]
+    order = [i for i in range(n) if i not in src]
+    for d, s in sorted(zip(dst, src)):
+        order.insert(d, s)
+    return view_op(Permute, input, {"dims": tuple(order)})
+
+
+def squeeze(input, dim=None):
+    """Remove dimensions of size 1 (all of them, or only ``dim``, an int or tuple). A view. Mirrors ``torch.squeeze``.
+
+    A dimension named in ``dim`` whose size is not 1 is left alone.
+
+    Raises:
+        IndexError: a dim out of range.
+    """
+    x = input._data
+    if dim is None:
+        return view_op(Squeeze, input)
+    if isinstance(dim, (tuple, list)):
+        axes = tuple(wrap_dim(d, x.ndim) for d in dim)
+        axes = tuple(a for a in axes if x.ndim and x.shape[a] == 1)
+        return view_op(SqueezeDims, input, {"axes": axes})
+    a = wrap_dim(dim, x.ndim)
+    axes = (a,) if x.ndim and x.shape[a] == 1 else ()
+    return view_op(SqueezeDim, input, {"axes": axes})
+
+
+def unsqueeze(input, dim):
+    """Insert a dimension of size 1 at ``dim``: ``(3,)`` -> ``(1, 3)`` or ``(3, 1)``. A view. Mirrors ``torch.unsqueeze``.
+
+    Raises:
+        IndexError: ``dim`` outside ``[-ndim-1, ndim]``.
+    """
+    n = input._data.ndim + 1
+    axis = wrap_dim(dim, n)
+    return view_op(Unsqueeze, input, {"axis": axis})
+
+
+def expand(input, *sizes):
+    """Broadcast to a larger shape without copying (stride 0 in the new dims). Mirrors ``Tensor.expand``.
+
+    -1 keeps a size.  The result shares memory; write to a ``clone()``.
+
+    Raises:
+        RuntimeError: a size that cannot broadcast, fewer sizes than dims.
+    """
+    sizes = _shape_arg(sizes, "expand")
+    x = input._data
+    if len(sizes) < x.ndim:
+        raise RuntimeError(f"expand({input.type()}{{[{', '.join(map(str, x.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+                           f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
+                           f"of dimensions in the tensor ({x.ndim})")
+    lead = len(sizes) - x.ndim
+    shape = []
+    for i, s in enumerate(sizes):
+        if i < lead:
+            if s < 0:
+                raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
+                                   f"non-existing dimension {i}")
+            shape.append(s)
+            continue
+        have = x.shape[i - lead]
+        if s == -1:
+            s = have
+        if have != s and have != 1:
+            raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({have}) at "
+                               f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
+                               f"Tensor sizes: [{', '.join(map(str, x.shape))}]")
+        shape.append(s)
+    return view_op(Expand, input, {"shape": tuple(shape)})
+
+
+def expand_as(input, other):
+    """``input.expand(other.shape)``."""
+    return expand(input, other._data.shape)
+
+
+def broadcast_to(input, size):
+    """``input.expand(size)``. Mirrors ``torch.broadcast_to``."""
+    return expand(input, tuple(size))
+
+
+def broadcast_shapes(*shapes):
+    """The shape that all ``shapes`` broadcast to. Mirrors ``torch.broadcast_shapes``.
+
+    Raises:
+        RuntimeError: shapes that cannot broadcast (PyTorch's message).
+    """
+    from .._broadcast import broadcast_shapes_of
+    from .._size import Size
+    norm = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
+    return Size(broadcast_shapes_of(norm))
+
+
+def broadcast_tensors(*tensors):
+    """Expand all tensors to their common broadcast shape (views). Mirrors ``torch.broadcast_tensors``.
+
+    Raises:
+        RuntimeError: shapes that cannot broadcast.
+    """
+    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
+        tensors = tensors[0]
+    from .._broadcast import broadcast_shape
+    shape = ()
+    for t_ in tensors:
+        shape = broadcast_shape(shape, t_._data.shape)
+    return tuple(expand(t_, shape) for t_ in tensors)
+
+
+class _MemoryFormat:
+    def __init__(self, name):
+        self.name = name
+
+    def __repr__(self):
+        return "torch." + self.name
+
+
+contiguous_format = _MemoryFormat("contiguous_format")
+preserve_format = _MemoryFormat("preserve_format")
+
+
+class Clone(Op):
+    node_name = "CloneBackward0"
+
+    def forward(ctx, a, order="K"):
+        return a.copy(order=order)
+
+    def backward(ctx, grad):
+        return (grad,)
+
+
+def clone(input, *, memory_format=None):
+    """A copy with its own memory that stays in the autograd graph (``CloneBackward0``). Mirrors ``torch.clone``."""
+    order = "C" if memory_format is contiguous_format else "K"   # "K" keeps the input's memory order
+    return D.record(Clone, (input,), (input._data,), {"order": order})
+
+
+def contiguous(input, memory_format=None):
+    """``self`` if already contiguous, else a contiguous copy (``CloneBackward0``). Mirrors ``Tensor.contiguous``."""
+    if input._data.flags.c_contiguous:
+        return input
+    return clone(input, memory_format=contiguous_format)
+
+
+def narrow(input, dim, start, length):
+    """The slice ``start:start+length`` of dimension ``dim``, as a view. Mirrors ``torch.narrow``."""
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    size = x.shape[d]
+    if start < 0:
+        start += size
+    if not 0 <= start <= size or length < 0 or start + length > size:
+        raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
+    return view_op(Slice, input, {"axis": d, "start": start, "stop": start + length, "step": 1})
+
+
+def select(input, dim, index):
+    """The sub-tensor at ``index`` of dimension ``dim`` (one dimension fewer), a view. Mirrors ``torch.select``.
+
+    Raises:
+        IndexError: index out of range (PyTorch's message).
+    """
+    x = input._data
+    if x.ndim == 0:
+        raise IndexError("select() cannot be applied to a 0-dim tensor.")
+    d = wrap_dim(dim, x.ndim)
+    size = x.shape[d]
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+    return view_op(Select, input, {"axis": d, "index": index + size if index < 0 else index})
+
+
+class Unbind(Op):
+    node_name = "UnbindBackward0"
+
+    def forward(ctx, a, axis):
+        ctx.axis = axis
+        return tuple(a[(slice(None),) * axis + (i, Ellipsis)] for i in range(a.shape[axis]))
+
+    def backward(ctx, *grads):
+        return (backend_of(grads[0]).stack(grads, axis=ctx.axis),)
+
+
+def unbind(input, dim=0):
+    """All slices along ``dim`` as a tuple of views. Mirrors ``torch.unbind``."""
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    return _multi_view(Unbind, input, {"axis": d})
+
+
+def _multi_view(op, input, params):
+    """A multi-output view op (split, chunk, unbind): every output shares the input's memory."""
+    recording = grad_mode.enabled and input._requires_grad
+    x = input._data
+    ctx = op.Node() if recording else NO_CONTEXT
+    arrays = op.forward(ctx, x, **params)
+    outs = []
+    for i, a in enumerate(arrays):
+        t_ = D.make_view(input, a)
+        if recording:
+            D.mark_output(t_, ctx, i)
+        outs.append(t_)
+    if recording:
+        ctx.needs_input_grad = (True,)
+        ctx.next_functions = (D.edge_of(input),)
+        ctx._input_meta = ((x.shape, x.dtype),)
+        ctx._n_outputs = len(outs)
+        ctx._output_meta = tuple((a.shape, a.dtype) for a in arrays)
+    return tuple(outs)
+
+
+class Split(Op):
+    node_name = "SplitBackward0"
+
+    def forward(ctx, a, axis, sizes):
+        ctx.axis = axis
+        out, start = [], 0
+        for s in sizes:
+            out.append(a[(slice(None),) * axis + (slice(start, start + s),)])
+            start += s
+        return tuple(out)
+
+    def backward(ctx, *grads):
+        return (backend_of(grads[0]).concatenate(grads, axis=ctx.axis),)
+
+
+class SplitWithSizes(Split):
+    node_name = "SplitWithSizesBackward0"
+
+
+def split(tensor, split_size_or_sections, dim=0):
+    """Cut into pieces of ``split_size`` (the last may be smaller) or of the listed sizes; views. Mirrors ``torch.split``.
+
+    Raises:
+        RuntimeError: listed sizes that do not add up to the dimension's size.
+    """
+    x = tensor._data
+    d = wrap_dim(dim, x.ndim)
+    size = x.shape[d]
+    if isinstance(split_size_or_sections, (list, tuple)):
+        sizes = list(split_size_or_sections)
+        if sum(sizes) != size:
+            raise RuntimeError(f"split_with_sizes expects split_sizes to sum exactly to {size} (input tensor's "
+                               f"size at dimension {d}), but got split_sizes={sizes}")
+        return _multi_view(SplitWithSizes, tensor, {"axis": d, "sizes": sizes})
+    step = int(split_size_or_sections)
+    if step <= 0 and size:
+        raise RuntimeError(f"split_size can only be 0 if dimension size is 0, but got dimension size of {size}")
+    sizes = [min(step, size - i) for i in range(0, size, step)] if size else [0]
+    return _multi_view(Split, tensor, {"axis": d, "sizes": sizes})
+
+
+def chunk(input, chunks, dim=0):
+    """Split into ``chunks`` pieces of equal size ``ceil(n / chunks)`` (the last may be smaller, and
+    there may be fewer pieces). Mirrors ``torch.chunk``.
+
+    Raises:
+        RuntimeError: ``chunks`` not positive.
+    """
+    if chunks <= 0:
+        raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    size = x.shape[d]
+    step = -(-size // chunks) if size else 1
+    return split(input, step, d)
+
+
+class Cat(Op):
+    node_name = "CatBackward0"
+
+    def forward(ctx, *arrays, axis):
+        ctx.axis = axis
+        ctx.sizes = [a.shape[axis] if a.ndim else 0 for a in arrays]
+        return backend_of(arrays[0]).concatenate(arrays, axis=axis)
+
+    def backward(ctx, grad):
+        out, start = [], 0
+        for s in ctx.sizes:
+            out.append(grad[(slice(None),) * ctx.axis + (slice(start, start + s),)])
+            start += s
+        return tuple(out)
+
+
+def _common(tensors, name):
+    if not tensors:
+        raise ValueError(f"torch.{name}(): expected a non-empty list of Tensors")
+    for i, x in enumerate(tensors):
+        if not isinstance(x, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(x).__name__}")
+    dt = tensors[0].dtype
+    for x in tensors[1:]:
+        dt = _dtype.promote_types(dt, x.dtype)
+    first = tensors[0]._data.__class__
+    for x in tensors[1:]:
+        if x._data.__class__ is not first:
+            raise D._device_error(tensors[0], x)
+    return [x._data.astype(dt.numpy_dtype, copy=False) for x in tensors]
+
+
+def cat(tensors, dim=0):
+    """Join tensors along an existing dimension (all other sizes must match). Mirrors ``torch.cat``.
+
+    Raises:
+        RuntimeError: different numbers of dims or mismatched sizes (PyTorch's messages).
+        ValueError: an empty list.
+    """
+    tensors = list(tensors)
+    arrays = _common(tensors, "cat")
+    ref = next((a for a in arrays if not (a.ndim == 1 and a.shape[0] == 0)), arrays[0])
+    d = wrap_dim(dim, ref.ndim)
+    keep_t, keep_a = [], []
+    for i, (x, a) in enumerate(zip(tensors, arrays)):
+        if a.ndim == 1 and a.shape[0] == 0 and ref.ndim != 1:
+            continue        # legacy: empty 1-d tensors are skipped
+        if a.ndim != ref.ndim:
+            raise RuntimeError(f"Tensors must have same number of dimensions: got {ref.ndim} and {a.ndim}")
+        for k in range(ref.ndim):
+            if k != d and a.shape[k] != ref.shape[k]:
+                raise RuntimeError(f"Sizes of tensors must match except in dimension {d}. Expected size "
+                                   f"{ref.shape[k]} but got size {a.shape[k]} for tensor number {i} in the list.")
+        keep_t.append(x)
+        keep_a.append(a)
+    return D.record(Cat, tuple(keep_t), tuple(keep_a), {"axis": d})
+
+
+concat = concatenate = cat
+
+
+def stack(tensors, dim=0):
+    """Join same-shaped tensors along a new dimension ``dim``. Mirrors ``torch.stack``.
+
+    Raises:
+        RuntimeError: tensors of different shapes (PyTorch's message).
+    """
+    tensors = list(tensors)
+    arrays = _common(tensors, "stack")
+    for i, a in enumerate(arrays[1:], 1):
+        if a.shape != arrays[0].shape:
+            raise RuntimeError(f"stack expects each tensor to be equal size, but got "
+                               f"[{', '.join(map(str, arrays[0].shape))}] at entry 0 and "
+                               f"[{', '.join(map(str, a.shape))}] at entry {i}")
+    d = wrap_dim(dim, arrays[0].ndim + 1)
+    return D.record(Stack, tuple(tensors), tuple(arrays), {"axis": d})
+
+
+class Stack(Op):
+    node_name = "StackBackward0"
+
+    def forward(ctx, *arrays, axis):
+        ctx.axis = axis
+        return backend_of(arrays[0]).stack(arrays, axis=axis)
+
+    def backward(ctx, grad):
+        n = grad.shape[ctx.axis]
+        return tuple(grad[(slice(None),) * ctx.axis + (i,)] for i in range(n))
+
+
+class Flip(Op):
+    node_name = "FlipBackward0"
+
+    def forward(ctx, a, axes):
+        ctx.axes = axes
+        return backend_of(a).flip(a, axis=axes).copy()
+
+    def backward(ctx, grad):
+        return (backend_of(grad).flip(grad, axis=ctx.axes),)
+
+
+def flip(input, dims):
+    """Reverse the order of elements along ``dims`` (a copy: PyTorch has no negative strides). Mirrors ``torch.flip``."""
+    x = input._data
+    dims = (dims,) if isinstance(dims, int) else tuple(dims)
+    axes = tuple(wrap_dim(d, x.ndim) for d in dims)
+    return D.record(Flip, (input,), (x,), {"axes": axes})
+
+
+def as_strided(input, size, stride, storage_offset=None):
+    """A view with explicit sizes, strides and offset into the storage (expert use). Mirrors ``torch.as_strided``."""
+    x = input._data
+    base = input._storage if input._storage is not None else x
+    offset = input.storage_offset() if storage_offset is None else storage_offset
+    flat = base.reshape(-1) if base.flags.c_contiguous else base
+    start = flat[offset:] if offset else flat
+    return D.make_view(input, strided(start, tuple(size), tuple(stride)))
+
