@@ -18,39 +18,208 @@ with the same printed output and the same error messages.  Where to read:
 This module only re-exports names.
 """
 
-from . import _dtype
-from ._dtype import (dtype, bool, uint8, int8, int16, int32, int64, float16, float32, float64,  # noqa: A004
-                     half, float, double, short, int, long, get_default_dtype, set_default_dtype,
-                     promote_types, can_cast)
+from . import (
+    _dtype,
+    _methods,  # noqa: F401 - attaches the operations to Tensor
+    autograd,
+    cuda,
+)
+from ._creation import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+    arange,
+    as_tensor,
+    asarray,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    logspace,
+    ones,
+    ones_like,
+    scalar_tensor,
+    tensor,
+    zeros,
+    zeros_like,
+)
 from ._device import device
+from ._dtype import (  # noqa: A004
+    bool,
+    can_cast,
+    double,
+    dtype,
+    float,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    half,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    promote_types,
+    set_default_dtype,
+    short,
+    uint8,
+)
+from ._printing import get_printoptions, set_printoptions
+from ._random import (
+    Generator,
+    bernoulli,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
+    seed,
+    set_rng_state,
+)
 from ._size import Size
 from ._tensor import Tensor
-from . import _methods  # noqa: F401 - attaches the operations to Tensor
-from ._printing import set_printoptions, get_printoptions
-from ._creation import (tensor, as_tensor, asarray, from_numpy, zeros, ones, empty, full, zeros_like, ones_like,
-                        empty_like, full_like, eye, arange, linspace, logspace, scalar_tensor,
-                        FloatTensor, DoubleTensor, HalfTensor, IntTensor, LongTensor, ShortTensor, CharTensor,
-                        ByteTensor, BoolTensor)
-from ._random import (Generator, manual_seed, seed, initial_seed, get_rng_state, set_rng_state, rand, randn,
-                      randint, randperm, normal, rand_like, randn_like, randint_like, bernoulli, default_generator)
-from .ops.arithmetic import (add, sub, subtract, mul, multiply, div, divide, true_divide, floor_divide, remainder,
-                             fmod, pow, neg, negative, rsub, reciprocal, eq, ne, lt, le, gt, ge, equal, allclose,
-                             isclose, logical_not, logical_and, logical_or, logical_xor, bitwise_not, bitwise_and,
-                             bitwise_or, bitwise_xor, maximum, minimum)
-from .ops.math import (abs, absolute, exp, log, log2, log10, log1p, expm1, sqrt, rsqrt, square, sin, cos, tan,
-                       tanh, sigmoid, relu, floor, ceil, round, trunc, sign, clamp, clip, clamp_min, clamp_max,
-                       where, isnan, isinf, isfinite, erf)
-from .ops.reduction import (sum, mean, prod, max, min, amax, amin, argmax, argmin, std, var, all, any, norm,
-                            cumsum, logsumexp, count_nonzero, return_types)
-from .ops.views import (view_as, reshape, transpose, swapaxes, swapdims, t, permute, movedim, squeeze, unsqueeze,
-                        flatten, unflatten, broadcast_to, broadcast_tensors, broadcast_shapes, clone, narrow, select,
-                        unbind, cat, concat, concatenate, stack, split, chunk, flip, as_strided, contiguous_format,
-                        preserve_format)
-from .ops.linalg import matmul, mm, bmm, mv, dot, outer, inner
-from .ops.indexing import index_select, masked_fill, masked_select, gather, nonzero
-from . import autograd
-from .autograd import no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode
-from . import cuda
+from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .ops.arithmetic import (
+    add,
+    allclose,
+    bitwise_and,
+    bitwise_not,
+    bitwise_or,
+    bitwise_xor,
+    div,
+    divide,
+    eq,
+    equal,
+    floor_divide,
+    fmod,
+    ge,
+    gt,
+    isclose,
+    le,
+    logical_and,
+    logical_not,
+    logical_or,
+    logical_xor,
+    lt,
+    maximum,
+    minimum,
+    mul,
+    multiply,
+    ne,
+    neg,
+    negative,
+    pow,
+    reciprocal,
+    remainder,
+    rsub,
+    sub,
+    subtract,
+    true_divide,
+)
+from .ops.indexing import gather, index_select, masked_fill, masked_select, nonzero
+from .ops.linalg import bmm, dot, inner, matmul, mm, mv, outer
+from .ops.math import (
+    abs,
+    absolute,
+    ceil,
+    clamp,
+    clamp_max,
+    clamp_min,
+    clip,
+    cos,
+    erf,
+    exp,
+    expm1,
+    floor,
+    isfinite,
+    isinf,
+    isnan,
+    log,
+    log1p,
+    log2,
+    log10,
+    relu,
+    round,
+    rsqrt,
+    sigmoid,
+    sign,
+    sin,
+    sqrt,
+    square,
+    tan,
+    tanh,
+    trunc,
+    where,
+)
+from .ops.reduction import (
+    all,
+    amax,
+    amin,
+    any,
+    argmax,
+    argmin,
+    count_nonzero,
+    cumsum,
+    logsumexp,
+    max,
+    mean,
+    min,
+    norm,
+    prod,
+    return_types,
+    std,
+    sum,
+    var,
+)
+from .ops.views import (
+    as_strided,
+    broadcast_shapes,
+    broadcast_tensors,
+    broadcast_to,
+    cat,
+    chunk,
+    clone,
+    concat,
+    concatenate,
+    contiguous_format,
+    flatten,
+    flip,
+    movedim,
+    narrow,
+    permute,
+    preserve_format,
+    reshape,
+    select,
+    split,
+    squeeze,
+    stack,
+    swapaxes,
+    swapdims,
+    t,
+    transpose,
+    unbind,
+    unflatten,
+    unsqueeze,
+    view_as,
+)
 
 __version__ = "0.1.0"
 

@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._device import resolve, module_for, device_of, to_numpy
+from ._device import device_of, module_for, resolve, to_numpy
 from ._size import Size
 from ._tensor import Tensor, wrap
 
@@ -259,7 +259,7 @@ def parse_size(size, name):
     if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
         size = tuple(size[0])
     out = []
-    for i, s in enumerate(size):
+    for s in size:
         if isinstance(s, Tensor) and s._data.ndim == 0 and s._data.dtype.kind in "iu":
             s = int(s.item())
         if isinstance(s, bool) or not isinstance(s, (int, np.integer)):

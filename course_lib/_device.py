@@ -49,7 +49,8 @@ class device:
                 f" device type at start of device string: {text}")
         if idx:
             if index is not None:
-                raise RuntimeError(f"type (string) must not include an index because index was passed explicitly: {text}")
+                raise RuntimeError("type (string) must not include an index because index was passed "
+                                   f"explicitly: {text}")
             if not idx.isdigit():
                 raise RuntimeError(f"Invalid device string: '{text}'")
             index = int(idx)

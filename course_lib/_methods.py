@@ -7,10 +7,15 @@ method is which function.  In-place forms (``add_``, ``+=``) go through
 its version counter.
 """
 
-from ._tensor import Tensor
-from .ops import arithmetic as A, math as M, reduction as R, views as V, linalg as L, indexing as I
-from .ops import _dispatch as D
 from . import _dtype
+from ._tensor import Tensor
+from .ops import _dispatch as D
+from .ops import arithmetic as A
+from .ops import indexing as I
+from .ops import linalg as L
+from .ops import math as M
+from .ops import reduction as R
+from .ops import views as V
 
 # ---------------------------------------------------------------------------
 # Out-of-place methods: Tensor.name(self, ...) is torch.name(self, ...)

@@ -10,7 +10,7 @@ distributions match.  CUDA tensors are drawn on the CPU and moved.
 import numpy as np
 
 from . import _dtype
-from ._creation import parse_size, _finish
+from ._creation import _finish, parse_size
 from ._device import resolve
 from ._tensor import Tensor
 
@@ -206,7 +206,7 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
         if np.any(np.asarray(s) < 0):
-            raise RuntimeError(f"normal expects all elements of std >= 0.0")
+            raise RuntimeError("normal expects all elements of std >= 0.0")
         shape = np.broadcast_shapes(np.shape(m), np.shape(s))
         values = np.asarray(m) + np.asarray(s) * rng.standard_normal(shape)
         return _draw(values, ref.dtype if ref.dtype._kind == "f" else _dtype.get_default_dtype(), ref.device, False)

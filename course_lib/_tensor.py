@@ -24,10 +24,9 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._device import device_of, backend_of, to_numpy
+from ._device import backend_of, device_of, to_numpy
 from ._size import Size
 from .autograd import grad_mode
-from .autograd.function import accumulator_of
 
 __all__ = ["Tensor", "wrap"]
 

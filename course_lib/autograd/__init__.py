@@ -7,10 +7,10 @@ a gradient with finite differences).
 """
 
 from . import grad_mode, graph
-from .function import Function, FunctionCtx, once_differentiable
-from .grad_mode import no_grad, enable_grad, set_grad_enabled, is_grad_enabled, inference_mode
-from .gradcheck import gradcheck
 from .api import backward, grad
+from .function import Function, FunctionCtx, once_differentiable
+from .grad_mode import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .gradcheck import gradcheck
 
 __all__ = ["Function", "FunctionCtx", "once_differentiable", "backward", "grad", "gradcheck", "no_grad",
            "enable_grad", "set_grad_enabled", "is_grad_enabled", "inference_mode", "grad_mode", "graph"]

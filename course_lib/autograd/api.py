@@ -13,8 +13,8 @@ def _as_tuple(x):
 
 def _initial_grads(outputs, grad_outputs):
     """One gradient array per output: ones for scalars, the given tensors otherwise."""
-    from .._tensor import Tensor
     from .._device import backend_of
+    from .._tensor import Tensor
     grads = []
     for i, out in enumerate(outputs):
         g = grad_outputs[i] if grad_outputs is not None and i < len(grad_outputs) else None

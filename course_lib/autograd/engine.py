@@ -23,9 +23,9 @@ import heapq
 
 import numpy as np
 
+from .._broadcast import sum_to
 from . import grad_mode
 from .function import Node, accumulator_of
-from .._broadcast import sum_to
 
 __all__ = ["run_backward"]
 

@@ -283,8 +283,8 @@ class BackwardCFunction(Node, FunctionCtx):
     _non_differentiable = ()
 
     def apply(self, *grads):
-        from .._tensor import Tensor, wrap
         from .._creation import zeros_from_meta
+        from .._tensor import Tensor, wrap
         tensors = []
         for g, meta in zip(grads, self._output_meta):
             if g is None and self._materialize:

@@ -30,8 +30,8 @@ def _outputs_tuple(out):
 def numerical_jacobian(func, inputs, eps=1e-6):
     """Jacobians d(output)/d(input) by central differences: a list (per input) of lists (per output) of
     arrays of shape ``(input.numel(), output.numel())``."""
-    from .._tensor import Tensor
     from .._device import to_numpy
+    from .._tensor import Tensor
     inputs = _inputs_tuple(inputs)
     with grad_mode.no_grad():
         outs = [to_numpy(o._data) for o in _outputs_tuple(func(*inputs))]
@@ -60,9 +60,9 @@ def numerical_jacobian(func, inputs, eps=1e-6):
 
 def analytical_jacobian(func, inputs):
     """Jacobians from autograd, one backward per output element; same layout as ``numerical_jacobian``."""
-    from .._tensor import Tensor
     from .._creation import zeros_like
     from .._device import to_numpy
+    from .._tensor import Tensor
     inputs = _inputs_tuple(inputs)
     diff_inputs = [x for x in inputs if isinstance(x, Tensor) and x._requires_grad]
     outs = _outputs_tuple(func(*inputs))
@@ -94,8 +94,9 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         GradcheckError: (when ``raise_exception``) with the first mismatch:
             which output and input, and both Jacobians.
     """
-    from .._tensor import Tensor
     import warnings
+
+    from .._tensor import Tensor
     inputs = _inputs_tuple(inputs)
     for x in inputs:
         if isinstance(x, Tensor) and x._requires_grad and x._data.dtype != np.float64:

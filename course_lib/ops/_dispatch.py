@@ -20,11 +20,11 @@ describe forward and backward on arrays.
 import numpy as np
 
 from .. import _dtype
+from .._broadcast import broadcast_shape
 from .._device import backend_of
 from .._tensor import Tensor, wrap
-from .._broadcast import broadcast_shape
 from ..autograd import grad_mode
-from ..autograd.function import NO_CONTEXT, accumulator_of, Node
+from ..autograd.function import NO_CONTEXT, Node, accumulator_of
 
 __all__ = ["binary", "unary", "record", "edge_of", "mark_output", "inplace", "make_view"]
 

@@ -8,7 +8,8 @@ whose backward converts the gradient back.
 import numpy as np
 
 from .. import _dtype
-from .._device import device as Device, resolve, device_of, module_for
+from .._device import device as Device
+from .._device import device_of, module_for, resolve
 from .._tensor import Tensor
 from ..autograd.function import Op
 from . import _dispatch as D

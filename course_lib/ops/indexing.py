@@ -10,8 +10,8 @@ an integer tensor or a boolean mask) gathers elements into a **copy**
 
 import numpy as np
 
-from .._tensor import Tensor, wrap_dim
 from .._device import backend_of
+from .._tensor import Tensor, wrap_dim
 from ..autograd import grad_mode
 from ..autograd.function import Op
 from . import _dispatch as D
@@ -349,8 +349,8 @@ def index_select(input, dim, index):
 
 def masked_fill(input, mask, value):
     """A copy of ``input`` with ``value`` where ``mask`` is True. Mirrors ``torch.masked_fill``."""
-    from .math import where
     from .._creation import scalar_tensor
+    from .math import where
     v = value if isinstance(value, Tensor) else scalar_tensor(value, input).to(input.dtype)
     return where(mask, v.to(input.dtype), input)
 

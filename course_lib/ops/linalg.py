@@ -17,8 +17,8 @@ any        >=3 (or 1-2 with >=3)   broadcast the batch dims, ``bmm``
 
 import numpy as np
 
-from .._tensor import Tensor
 from .._device import backend_of
+from .._tensor import Tensor
 from ..autograd.function import Op
 from . import _dispatch as D
 from . import views as V

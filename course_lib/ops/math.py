@@ -6,8 +6,8 @@ computed in the default float dtype, as in PyTorch.
 
 import numpy as np
 
-from .._tensor import Tensor
 from .._device import backend_of
+from .._tensor import Tensor
 from ..autograd.function import Op
 from . import _dispatch as D
 

@@ -8,8 +8,8 @@ and bool sums are int64, as in PyTorch.
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor, wrap, wrap_dim
 from .._device import backend_of
+from .._tensor import Tensor, wrap, wrap_dim
 from ..autograd.function import Op
 from . import _dispatch as D
 

@@ -17,10 +17,10 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._tensor import Tensor, wrap, wrap_dim
 from .._device import backend_of
+from .._tensor import Tensor, wrap_dim
 from ..autograd import grad_mode
-from ..autograd.function import Op, NO_CONTEXT
+from ..autograd.function import NO_CONTEXT, Op
 from . import _dispatch as D
 
 __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute",
@@ -493,7 +493,9 @@ def squeeze(input, dim=None):
 
 
 def unsqueeze(input, dim):
-    """Insert a dimension of size 1 at ``dim``: ``(3,)`` -> ``(1, 3)`` or ``(3, 1)``. A view. Mirrors ``torch.unsqueeze``.
+    """Insert a dimension of size 1 at ``dim``: ``(3,)`` -> ``(1, 3)`` or ``(3, 1)``. A view.
+
+    Mirrors ``torch.unsqueeze``.
 
     Raises:
         IndexError: ``dim`` outside ``[-ndim-1, ndim]``.
@@ -514,7 +516,8 @@ def expand(input, *sizes):
     sizes = _shape_arg(sizes, "expand")
     x = input._data
     if len(sizes) < x.ndim:
-        raise RuntimeError(f"expand({input.type()}{{[{', '.join(map(str, x.shape))}]}}, size=[{', '.join(map(str, sizes))}]): "
+        have = ", ".join(map(str, x.shape))
+        raise RuntimeError(f"expand({input.type()}{{[{have}]}}, size=[{', '.join(map(str, sizes))}]): "
                            f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
                            f"of dimensions in the tensor ({x.ndim})")
     lead = len(sizes) - x.ndim
@@ -696,7 +699,9 @@ class SplitWithSizes(Split):
 
 
 def split(tensor, split_size_or_sections, dim=0):
-    """Cut into pieces of ``split_size`` (the last may be smaller) or of the listed sizes; views. Mirrors ``torch.split``.
+    """Cut into pieces of ``split_size`` (the last may be smaller) or of the listed sizes; views.
+
+    Mirrors ``torch.split``.
 
     Raises:
         RuntimeError: listed sizes that do not add up to the dimension's size.
@@ -835,7 +840,10 @@ class Flip(Op):
 
 
 def flip(input, dims):
-    """Reverse the order of elements along ``dims`` (a copy: PyTorch has no negative strides). Mirrors ``torch.flip``."""
+    """Reverse the order of elements along ``dims``; a copy (PyTorch has no negative strides).
+
+    Mirrors ``torch.flip``.
+    """
     x = input._data
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     axes = tuple(wrap_dim(d, x.ndim) for d in dims)

@@ -1,0 +1,1 @@
+"""Maintainer tools (not needed by learners): re-executing notebooks."""

@@ -1,0 +1,12 @@
+"""Widgets and figures for the course (ipywidgets + matplotlib).
+
+Importing this package sets up a Chinese font for matplotlib.  Each widget
+has a Python API (used by the tests) and leaves a static picture in the
+saved notebook.
+"""
+
+from .fonts import use_chinese_font
+
+use_chinese_font()
+
+__all__ = ["use_chinese_font"]
