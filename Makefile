@@ -5,21 +5,29 @@
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
-STAMP  := $(VENV)/.installed-stamp
-EXTRAS ?= lab,test,torch
 PORT   ?= 8888
+# The learner needs the `lab` extra; the tests also need `test` and `torch` (the reference).
+LAB_STAMP  := $(VENV)/.stamp-lab
+TEST_STAMP := $(VENV)/.stamp-test
+STAMP      := $(TEST_STAMP)
 
 .PHONY: setup lab test lint unit nbval check-exercises exercises notebooks bench grade test-e2e clean
 
-$(STAMP): pyproject.toml
-	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[$(EXTRAS)]'
-	@touch $(STAMP)
 
-setup: $(STAMP)
+$(LAB_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[lab]'
+	@touch $@
 
-lab: $(STAMP)
+$(TEST_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[lab,test,torch]'
+	@touch $@ $(LAB_STAMP)
+
+setup: $(TEST_STAMP)
+
+lab: $(LAB_STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=. --port=$(PORT) notebooks/00_start.ipynb
 
 test: $(STAMP) lint check-exercises
