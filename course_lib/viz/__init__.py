@@ -5,8 +5,9 @@ has a Python API (used by the tests) and leaves a static picture in the
 saved notebook.
 """
 
+from . import tensor_shapes
 from .fonts import use_chinese_font
 
 use_chinese_font()
 
-__all__ = ["use_chinese_font"]
+__all__ = ["use_chinese_font", "tensor_shapes"]
