@@ -11,3 +11,9 @@ from .fonts import use_chinese_font
 use_chinese_font()
 
 __all__ = ["use_chinese_font", "tensor_shapes"]
+
+from . import broadcasting, memory  # noqa: E402 - chapters 03 and 05: memory layout, broadcasting explorer
+from .broadcasting import BroadcastExplorer  # noqa: E402
+from .memory import MemoryLayout  # noqa: E402
+
+__all__ += ["memory", "broadcasting", "MemoryLayout", "BroadcastExplorer"]
