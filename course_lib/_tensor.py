@@ -566,7 +566,9 @@ class Tensor:
                     grad, shared = r._data, True
         current = self._grad
         if current is None:
-            if shared or grad.base is not None or not grad.flags.c_contiguous or not grad.flags.writeable:
+            # (CuPy arrays are always writeable and have no flags.writeable)
+            if shared or grad.base is not None or not grad.flags.c_contiguous or (
+                    grad.__class__ is np.ndarray and not grad.flags.writeable):
                 grad = grad.copy()
             self._grad = wrap(grad)
         elif current._grad_fn is None and not grad_mode.enabled:

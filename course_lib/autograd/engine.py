@@ -96,7 +96,7 @@ class _Buffers:
             buf[nr] = old + grad
 
     def owned(self, a, other):
-        return (id(a) not in self.shared and a.base is None and a.flags.writeable
+        return (id(a) not in self.shared and a.base is None and (a.__class__ is not _ndarray or a.flags.writeable)
                 and a.shape == other.shape and a.dtype == other.dtype)
 
     def pop(self, node):
