@@ -97,12 +97,34 @@ _cuda = {"module": None, "error": None, "checked": False}
 
 
 def register_cuda_backend(module, array_type):
-    """Make ``module`` (CuPy's API) the CUDA backend; used by CuPy and by test stand-ins."""
+    """Make ``module`` (an array library with CuPy's API) the CUDA backend.
+
+    Tensors whose array is of ``array_type`` then report ``device(type='cuda', index=0)``
+    and compute with ``module``.  Used for CuPy, and for the simulated device of
+    ``course_lib.cuda.simulate()``.  ``register_cuda_backend(None, None)`` switches
+    CUDA off (``is_available()`` becomes False).
+    """
     for t in [t for t, (_, d) in _ARRAY_TYPES.items() if d.type == "cuda"]:
         del _ARRAY_TYPES[t]
     _cuda.update(module=module, error=None, checked=True)
     if module is not None:
         _ARRAY_TYPES[array_type] = (module, CUDA0)
+
+
+def cuda_backend_state():
+    """The current CUDA backend, as a value that :func:`restore_cuda_backend` puts back."""
+    types = {t: v for t, v in _ARRAY_TYPES.items() if v[1].type == "cuda"}
+    return dict(_cuda), types
+
+
+def restore_cuda_backend(state):
+    """Put back a CUDA backend saved by :func:`cuda_backend_state` (undoes ``register_cuda_backend``)."""
+    cuda, types = state
+    for t in [t for t, (_, d) in _ARRAY_TYPES.items() if d.type == "cuda"]:
+        del _ARRAY_TYPES[t]
+    _ARRAY_TYPES.update(types)
+    _cuda.clear()
+    _cuda.update(cuda)
 
 
 def cuda_backend():

@@ -1,14 +1,19 @@
 """``torch.cuda``: is a GPU there, and how many.
 
 course_lib runs tensors on an NVIDIA GPU through CuPy.  Without CuPy or
-without a GPU, ``is_available()`` is False and every other function raises
-the error a CPU-only PyTorch raises.
+without a GPU, ``is_available()`` is False and the functions that need a
+GPU raise the error a CPU-only PyTorch raises
+(``AssertionError: Torch not compiled with CUDA enabled``).
+
+``simulate()`` is course_lib's own addition (PyTorch has no such thing): a
+simulated CUDA device backed by NumPy, so that code written for a GPU runs,
+prints and fails exactly as on a GPU on a machine that has none.
 """
 
 from . import _device
 
 __all__ = ["is_available", "device_count", "current_device", "synchronize", "get_device_name",
-           "manual_seed", "manual_seed_all", "memory_allocated", "empty_cache"]
+           "manual_seed", "manual_seed_all", "memory_allocated", "empty_cache", "simulate", "is_simulated"]
 
 
 def is_available():
@@ -55,9 +60,12 @@ def get_device_name(device=None):
 
 
 def memory_allocated(device=None):
-    """Bytes of GPU memory held by tensors (CuPy's memory pool)."""
-    xp = _device.require_cuda()
-    return xp.get_default_memory_pool().used_bytes()
+    """Bytes of GPU memory held by arrays (CuPy's memory pool); 0 without CUDA, as in PyTorch.
+
+    Mirrors ``torch.cuda.memory_allocated``.
+    """
+    xp = _device.cuda_backend()
+    return 0 if xp is None else int(xp.get_default_memory_pool().used_bytes())
 
 
 def empty_cache():
@@ -74,3 +82,46 @@ def manual_seed(seed):
 
 
 manual_seed_all = manual_seed
+
+
+class simulate:
+    """Use a simulated CUDA device, backed by NumPy, as ``'cuda'`` (course_lib only; not in PyTorch).
+
+    On a machine without a GPU, ``torch.cuda.simulate()`` makes
+    ``is_available()`` True and ``device='cuda'`` work: tensors report
+    ``device(type='cuda', index=0)``, print ``device='cuda:0'``, refuse
+    ``numpy()`` and refuse to mix with CPU tensors, with PyTorch's messages.
+    Nothing is faster: NumPy does the work (see ``course_lib/_cuda_sim.py``).
+    ``stats`` counts the copies between host and simulated device.
+
+    Call it to switch the simulation on for the rest of the session, or use
+    it as a context manager to switch it on inside a ``with`` block only
+    (the previous CUDA backend, real or none, comes back at the end).
+    It replaces a real GPU too while it is on.
+    """
+
+    def __init__(self):
+        from . import _cuda_sim
+        self._saved = _device.cuda_backend_state()
+        self.stats = _cuda_sim.stats
+        _device.register_cuda_backend(_cuda_sim.module, _cuda_sim.ndarray)
+
+    def stop(self):
+        """Switch the simulation off: the CUDA backend that was there before comes back."""
+        _device.restore_cuda_backend(self._saved)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    def __repr__(self):
+        return "<course_lib simulated CUDA device>"
+
+
+def is_simulated():
+    """True while ``simulate()`` provides the CUDA device (course_lib only)."""
+    from . import _cuda_sim
+    return _device.cuda_backend() is _cuda_sim.module
