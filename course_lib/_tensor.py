@@ -279,9 +279,7 @@ class Tensor:
         return bool((self == element).any().item())
 
     def __array__(self, dtype=None, copy=None):
-        if self._requires_grad:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
-        a = to_numpy(self._data)
+        a = self.numpy()        # PyTorch's __array__ is numpy(): same errors (CUDA, requires grad)
         return a if dtype is None else a.astype(dtype, copy=False)
 
     def __reduce_ex__(self, protocol):
@@ -318,17 +316,23 @@ class Tensor:
     def numpy(self, *, force=False):
         """A NumPy array that shares memory with this CPU tensor.
 
+        ``force=True`` also converts a CUDA tensor or one that requires grad
+        (copying to the host when needed).
+
         Raises:
-            RuntimeError: if the tensor requires grad, or lives on a GPU
-                (PyTorch's messages; use ``detach()`` / ``cpu()`` first).
+            TypeError: the tensor lives on a GPU ("can't convert cuda:0 device
+                type tensor to numpy. Use Tensor.cpu() ..."), as in PyTorch.
+            RuntimeError: the tensor requires grad and grad mode is on
+                (use ``detach()`` first).
         """
         if force:
             return to_numpy(self._data.copy() if self._data.__class__ is not np.ndarray else self._data)
-        if self._requires_grad:
-            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
+        # PyTorch checks the device first, and requires_grad only while grad mode is on
         if self._data.__class__ is not np.ndarray:
-            raise TypeError("can't convert cuda:0 device type tensor to numpy. Use Tensor.cpu() to copy "
+            raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy "
                             "the tensor to host memory first.")
+        if self._requires_grad and grad_mode.enabled:
+            raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
