@@ -52,7 +52,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
-from ._device import device
+from ._device import AcceleratorError, device
 from ._dtype import (  # noqa: A004
     bool,
     can_cast,

@@ -217,6 +217,13 @@ class ndarray(np.ndarray):
         return _wrap(result)
 
     def __array_function__(self, func, types, args, kwargs):
+        name = func.__name__
+        if name in _MISSING:
+            raise TypeError(f"no implementation found for 'numpy.{name}' on types that implement "
+                            "__array_function__: [<class 'cupy.ndarray'>]")
+        refused = _FUNC_REFUSED.get(name)
+        if refused:
+            _check_kwargs(name, kwargs, refused)
         with np.errstate(all="ignore"):
             return _wrap(func(*_unwrap(args), **{k: _unwrap(v) for k, v in kwargs.items()}))
 

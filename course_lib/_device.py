@@ -13,7 +13,7 @@ chosen by the device, just as here the backend module is.
 
 import numpy as np
 
-__all__ = ["device"]
+__all__ = ["device", "AcceleratorError"]
 
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
                  "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
@@ -82,6 +82,11 @@ class device:
 
     def __exit__(self, *exc):
         return False
+
+
+class AcceleratorError(RuntimeError):
+    """An error reported by the GPU runtime, e.g. a device index that does not exist. Mirrors
+    ``torch.AcceleratorError`` (a ``RuntimeError``)."""
 
 
 CPU = device("cpu")
@@ -162,6 +167,7 @@ def resolve(dev):
 
     Raises:
         AssertionError: ``'cuda'`` without CuPy, as a CPU-only PyTorch does.
+        AcceleratorError: ``'cuda:1'`` and up ("invalid device ordinal"), as PyTorch on one GPU.
         RuntimeError: an unknown device, or a device type course_lib lacks.
     """
     if dev is None:
@@ -173,11 +179,11 @@ def resolve(dev):
     if dev.type == "cuda":
         require_cuda()
         if dev.index not in (None, 0):
-            count = 1
-            raise RuntimeError(
-                "CUDA error: invalid device ordinal\nCUDA kernel errors might be asynchronously "
-                "reported at some other API call, so the stacktrace below might be incorrect.\n"
-                f"For debugging consider passing CUDA_LAUNCH_BLOCKING=1 (device count: {count})")
+            raise AcceleratorError(
+                "CUDA error: invalid device ordinal\nGPU device may be out of range, do you have enough GPUs?\n"
+                "CUDA kernel errors might be asynchronously reported at some other API call, so the "
+                "stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
+                "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n")
         return CUDA0
     raise RuntimeError(f"Could not run the operation on device '{dev}': course_lib supports 'cpu' and 'cuda' only")
 
