@@ -1,13 +1,16 @@
 """Static figures for chapters 01 and 02: tensors of 0 to 4 dimensions drawn as boxes, and number lines.
 
     from course_lib.viz import tensor_shapes
-    tensor_shapes.draw_tensor_dims();
-    tensor_shapes.draw_number_lines([("arange(0, 1, 0.25)", torch.arange(0, 1, 0.25)),
-                                     ("linspace(0, 1, 5)", torch.linspace(0, 1, 5))], end=1);
+    fig = tensor_shapes.draw_tensor_dims()
+    fig = tensor_shapes.draw_number_lines([("arange(0, 1, 0.25)", torch.arange(0, 1, 0.25)),
+                                           ("linspace(0, 1, 5)", torch.linspace(0, 1, 5))], end=1)
 
-Both functions return a matplotlib ``Figure`` (created with ``plt.subplots``,
-so Jupyter's inline backend shows it once; end the cell with ``;``).  Labels
-are Chinese: importing ``course_lib.viz`` sets up the Noto Sans CJK SC font.
+Both functions return a matplotlib ``Figure`` created with ``plt.subplots``,
+so Jupyter's inline backend shows it once at the end of the cell.  Assign
+the result (``fig = ...``) instead of ending the cell with ``;``: nbval runs
+cells without storing history, so IPython does not see the ``;`` and would
+show the figure's repr as a second output.  Labels are Chinese: importing
+``course_lib.viz`` sets up the Noto Sans CJK SC font.
 They accept course_lib tensors, PyTorch tensors, NumPy arrays or lists.
 """
 
