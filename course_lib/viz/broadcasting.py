@@ -21,7 +21,7 @@ from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
 from .fonts import use_chinese_font
-from .memory import figure_png
+from .memory import displayable, figure_png
 
 __all__ = ["BroadcastRow", "VERDICTS", "parse_shape", "broadcast_table", "broadcast_outcome", "can_draw",
            "broadcast_figure", "BroadcastExplorer"]
@@ -214,7 +214,7 @@ def broadcast_figure(shape_a, shape_b):
     ax.set_aspect("equal")
     scale = 0.5
     fig.set_size_inches((width + 0.4) * scale, (rows + 1.9) * scale)
-    return fig
+    return displayable(fig)
 
 
 def _numel(shape):

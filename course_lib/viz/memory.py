@@ -27,7 +27,7 @@ from matplotlib.patches import Rectangle
 from .fonts import use_chinese_font
 
 __all__ = ["touched_cells", "storage_values", "same_storage", "layout_info", "default_operations",
-           "memory_figure", "figure_png", "MemoryLayout"]
+           "memory_figure", "figure_png", "displayable", "MemoryLayout"]
 
 MAX_CELLS = 64          # the pictures are for small tensors: at most this many storage cells / view elements
 
@@ -256,7 +256,7 @@ def memory_figure(base, view=None, name="x", view_name="y", changed=(), title=No
     scale = 0.55
     fig.set_size_inches((width + 0.4) * scale, (top - y) * scale)
     ax.set_aspect("equal")
-    return fig
+    return displayable(fig)
 
 
 def figure_png(fig):
@@ -264,6 +264,12 @@ def figure_png(fig):
     buf = io.BytesIO()
     fig.savefig(buf, format="png", dpi=fig.dpi, metadata={"Software": None})
     return buf.getvalue()
+
+
+def displayable(fig):
+    """Give a pyplot-free Figure a ``_repr_png_``, so that a notebook cell ending with it shows the picture."""
+    fig._repr_png_ = lambda: figure_png(fig)
+    return fig
 
 
 # ---------------------------------------------------------------------------
