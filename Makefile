@@ -59,8 +59,12 @@ bench: $(STAMP)
 grade: $(STAMP)
 	$(BIN)/python -m course_lib.grading grade $(SUBMISSIONS) --out $(OUT)
 
+# end-to-end: JupyterLab + Notebook 7 in Debian's Chromium (apt-get install -y chromium), driven by Playwright;
+# screenshots of every widget land in artifacts/e2e/ (failures: artifacts/e2e/failures/)
 test-e2e: $(STAMP)
-	$(BIN)/python -m pytest -q tests/e2e --e2e
+	@command -v chromium >/dev/null 2>&1 || [ -n "$$E2E_CHROMIUM" ] || \
+		{ echo "make test-e2e needs Chromium: apt-get install -y chromium (or set E2E_CHROMIUM)"; exit 1; }
+	$(BIN)/python -m pytest -q tests/e2e --e2e -p no:cacheprovider
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache
