@@ -41,6 +41,16 @@ NON_LEAF_GRAD_WARNING = (
     "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
 
 
+_NON_LEAF_FLAG_ERROR = "you can only change requires_grad flags of leaf variables."
+_DETACH_HINT = (" If you want to use a computed variable in a subgraph that doesn't require differentiation use "
+                "var_no_grad = var.detach().")
+
+
+def _current_grad_fn(t):
+    from .ops._dispatch import current_grad_fn
+    return current_grad_fn(t)
+
+
 def wrap(array):
     """A new Tensor around a backend array (no copy, no graph). Used by every operation."""
     t = _new(Tensor)
@@ -70,7 +80,9 @@ class Tensor:
     _storage = None          # the array that owns this tensor's memory, when it is not _data
     _version_ref = None      # shared [version] list, created on first need
     _accumulator_ref = None  # weak reference to this leaf's AccumulateGrad node
-    _hooks = None
+    _hooks = None            # hooks of a leaf (a non-leaf's hooks live on its grad_fn)
+    _view_version = None     # for a view: the version its grad_fn was made at (see ops/_dispatch.py)
+    _creation = None         # for a view: None, "no_grad" or a multi-output function's name
     _is_param = False
 
     __array_priority__ = 1000    # numpy_array + tensor calls Tensor.__radd__
@@ -427,45 +439,53 @@ class Tensor:
     # ------------------------------------------------------------------
     @property
     def requires_grad(self):
-        """Whether operations on this tensor are recorded for autograd."""
-        return self._requires_grad
+        """Whether operations on this tensor are recorded for autograd.
+
+        True for leaves created with ``requires_grad=True`` and for every
+        result of a recorded operation (and, as in PyTorch, for views of a
+        tensor that requires grad).
+        """
+        if self._requires_grad:
+            return True
+        return self._base is not None and _current_grad_fn(self) is not None
 
     @requires_grad.setter
     def requires_grad(self, flag):
-        if self._grad_fn is not None:
-            if flag:
-                return
-            raise RuntimeError(
-                "you can only change requires_grad flags of leaf variables. If you want to use a computed "
-                "variable in a subgraph that doesn't require differentiation use var_no_grad = var.detach().")
+        if not self.is_leaf:
+            raise RuntimeError(_NON_LEAF_FLAG_ERROR if flag else _NON_LEAF_FLAG_ERROR + _DETACH_HINT)
         if flag and self._data.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(flag)
 
     def requires_grad_(self, requires_grad=True):
-        """Set ``requires_grad`` in place and return ``self``.
+        """Set ``requires_grad`` in place and return ``self``. Mirrors ``Tensor.requires_grad_``.
 
         Raises:
             RuntimeError: on a non-floating tensor, or when switching off a
                 non-leaf, with PyTorch's messages.
         """
+        if not self.is_leaf:
+            if requires_grad:
+                return self
+            raise RuntimeError(_NON_LEAF_FLAG_ERROR + _DETACH_HINT)
         if requires_grad and self._data.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        self.requires_grad = requires_grad
+        self._requires_grad = bool(requires_grad)
         return self
 
     @property
     def grad_fn(self):
         """The node of the backward graph that produced this tensor; None for leaves."""
-        return self._grad_fn
+        return self._grad_fn if self._base is None else _current_grad_fn(self)
 
     @property
     def is_leaf(self):
         """True for tensors not produced by a recorded operation (user-created, or ``requires_grad=False``)."""
-        return self._grad_fn is None
+        return (self._grad_fn if self._base is None else _current_grad_fn(self)) is None
 
     @property
     def output_nr(self):
+        """Which output of ``grad_fn`` this tensor is (0 for most)."""
         return self._output_nr
 
     @property
@@ -475,7 +495,7 @@ class Tensor:
         Reading it on a non-leaf warns (UserWarning) and gives None, unless
         ``retain_grad()`` was called, exactly as in PyTorch.
         """
-        if self._grad_fn is not None and not self._retains_grad and self._grad is None:
+        if self._grad is None and not self._retains_grad and not self.is_leaf:
             warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
         return self._grad
 
@@ -486,11 +506,20 @@ class Tensor:
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{type(value).__name__}")
             if value._data.dtype != self._data.dtype:
-                raise RuntimeError("assigned grad has data of a different type")
+                raise RuntimeError(
+                    f"attempting to assign a gradient with dtype '{value.dtype._c_name}' to a tensor with "
+                    f"grad_dtype '{self.dtype._short_name}'. The gradient must match the tensor's grad_dtype "
+                    "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific "
+                    "dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a "
+                    "tensor and its gradient may break downstream systems that assume they match.")
             if value._data.shape != self._data.shape:
-                raise RuntimeError("assigned grad has data of a different size")
+                raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
+                                   f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
+                                   "the same size")
             if value._data.__class__ is not self._data.__class__:
-                raise RuntimeError("assigned grad has data located on a different device")
+                raise RuntimeError("attempting to assign a gradient located on device with index '0' to a tensor "
+                                   "located on device with index '-1'. Please ensure that the gradient and the "
+                                   "tensor are on the same device")
         self._grad = value
 
     @grad.deleter
@@ -498,17 +527,19 @@ class Tensor:
         self._grad = None
 
     def retain_grad(self):
-        """Ask a non-leaf tensor to keep its gradient in ``.grad`` during backward.
+        """Ask a non-leaf tensor to keep its gradient in ``.grad`` during backward (a no-op on leaves).
+
+        Mirrors ``Tensor.retain_grad``.
 
         Raises:
             RuntimeError: on a tensor that does not require grad.
         """
         import weakref
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        if self._grad_fn is None or self._retains_grad:
+        node = self.grad_fn
+        if node is None or self._retains_grad:
             return
-        node = self._grad_fn
         if node._retained is None:
             node._retained = {}
         node._retained[self._output_nr] = weakref.ref(self)
@@ -516,76 +547,78 @@ class Tensor:
 
     @property
     def retains_grad(self):
+        """True after ``retain_grad()`` on a non-leaf."""
         return self._retains_grad
 
     def register_hook(self, hook):
         """Call ``hook(grad)`` whenever the gradient of this tensor is computed; it may return a new one.
 
+        Returns a handle whose ``remove()`` unregisters the hook.  Mirrors
+        ``Tensor.register_hook``.
+
         Raises:
             RuntimeError: on a tensor that does not require grad.
         """
-        if not self._requires_grad:
+        if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        from .autograd.function import _RemovableHandle
-        if self._grad_fn is None:
+        from .autograd.function import RemovableHandle
+        node = self.grad_fn
+        if node is None:
             if self._hooks is None:
                 self._hooks = []
             hooks = self._hooks
         else:
-            node = self._grad_fn
-            table = node.__dict__.setdefault("_tensor_hooks", {})
-            hooks = table.setdefault(self._output_nr, [])
+            if node._tensor_hooks is None:
+                node._tensor_hooks = {}
+            hooks = node._tensor_hooks.setdefault(self._output_nr, [])
         hooks.append(hook)
-        return _RemovableHandle(hooks, hook)
+        return RemovableHandle(hooks, hook)
 
     def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
         """Compute the gradient of this tensor with respect to the leaves of its graph.
 
-        The gradients are *added* into the leaves' ``.grad``.  A scalar
-        (one-element) tensor needs no ``gradient``; for any other shape,
-        ``gradient`` (same shape) weights the outputs: the vector-Jacobian
-        product.  Without ``retain_graph=True`` the graph's saved tensors are
-        freed, so a second ``backward`` raises.
+        The gradients are *added* into the leaves' ``.grad``.  A one-element
+        tensor needs no ``gradient``; for any other shape, ``gradient`` (same
+        shape) weights the outputs: the vector-Jacobian product.  Without
+        ``retain_graph=True`` the graph's saved tensors are freed, so a
+        second ``backward`` through them raises.  Mirrors ``Tensor.backward``.
 
         Raises:
             RuntimeError: "grad can be implicitly created only for scalar
                 outputs"; "element 0 of tensors does not require grad and
                 does not have a grad_fn"; a second backward; shape mismatch
-                of ``gradient`` — all with PyTorch's messages.
+                of ``gradient``; a saved tensor modified in place — all with
+                PyTorch's messages.
+            NotImplementedError: ``create_graph=True`` (see ``autograd.api``).
         """
         from .autograd import backward as _backward
         _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
-    def _accumulate_grad(self, grad, shared=False):
-        """Add a gradient array into ``.grad`` (what AccumulateGrad does).
+    def _accumulate_grad(self, grad, shared=False, in_place=True):
+        """Add a gradient array into ``.grad`` (what AccumulateGrad and ``retain_grad`` do).
 
-        The first gradient becomes ``.grad``; the array is used as it is when
-        nobody else can see it, else copied, so that ``.grad`` never shares
-        memory with another tensor's gradient.
+        The first gradient becomes ``.grad``: the array itself when nobody
+        else can see it (``shared=False``), else a copy.  Later ones are
+        added in place for leaves (``.grad`` keeps its identity, as in
+        PyTorch) and out of place for retained non-leaf gradients
+        (``in_place=False``).
         """
-        if self._hooks:
-            for hook in self._hooks:
-                r = hook(wrap(grad))
-                if r is not None:
-                    grad, shared = r._data, True
         current = self._grad
         if current is None:
-            # (CuPy arrays are always writeable and have no flags.writeable)
-            if shared or grad.base is not None or not grad.flags.c_contiguous or (
-                    grad.__class__ is np.ndarray and not grad.flags.writeable):
+            if shared or grad.base is not None or not grad.flags.c_contiguous or not grad.flags.writeable:
                 grad = grad.copy()
             self._grad = wrap(grad)
-        elif current._grad_fn is None and not grad_mode.enabled:
-            current._data += grad     # in place, as PyTorch does
+        elif in_place and current._grad_fn is None and current._data.flags.writeable:
+            current._data += grad
             current._bump()
         else:
-            self._grad = current + wrap(grad)
+            self._grad = wrap(current._data + grad)
 
     def detach(self):
         """A new tensor sharing this one's memory and version counter, cut off from the graph.
 
         Writing into it in place changes this tensor too, and autograd still
-        notices (the version counter is shared).
+        notices (the version counter is shared).  Mirrors ``Tensor.detach``.
         """
         t = wrap(self._data)
         t._storage = self._storage
@@ -593,8 +626,12 @@ class Tensor:
         return t
 
     def detach_(self):
-        """Cut this tensor off from the graph in place (it becomes a leaf)."""
-        if self._base is not None and self._base._requires_grad:
+        """Cut this tensor off from the graph in place (it becomes a leaf). Mirrors ``Tensor.detach_``.
+
+        Raises:
+            RuntimeError: on a view (PyTorch's message).
+        """
+        if self._base is not None:
             raise RuntimeError("Can't detach views in-place. Use detach() instead. If you are using "
                                "DistributedDataParallel (DDP) for training, and gradient_as_bucket_view "
                                "is set as True, gradients are views of DDP buckets, and hence detach_() "
@@ -621,6 +658,9 @@ class Tensor:
     def data(self, value):
         if not isinstance(value, Tensor):
             raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+        if self._requires_grad and value._data.dtype.kind != "f":
+            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex "
+                               "dtype")
         self._data = value._data
         self._storage = value._storage
 

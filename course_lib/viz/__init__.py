@@ -10,7 +10,10 @@ from .fonts import use_chinese_font
 
 use_chinese_font()
 
+from . import descent, graph  # noqa: E402 - chapters 06-07: computation graph, gradient descent
+
 __all__ = ["use_chinese_font", "tensor_shapes"]
+__all__ += ["graph", "descent"]
 
 from . import broadcasting, memory  # noqa: E402 - chapters 03 and 05: memory layout, broadcasting explorer
 from .broadcasting import BroadcastExplorer  # noqa: E402
