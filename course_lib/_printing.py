@@ -221,12 +221,9 @@ def tensor_repr(t, prefix="tensor("):
         if not has_default_dtype:
             suffixes.append(f"dtype={dt!r}")
         body = _tensor_str(values, indent)
-    fn = t._grad_fn
+    fn = t.grad_fn
     if fn is not None:
-        if t._base is not None:
-            from .ops._dispatch import view_grad_fn
-            fn = view_grad_fn(t)
-        suffixes.append(f"grad_fn=<{fn.name()}>")
+        suffixes.append(f"grad_fn=<{type(fn).__name__}>")
     elif t._requires_grad:
         suffixes.append("requires_grad=True")
     return _add_suffixes(prefix + body, suffixes, indent)

@@ -506,8 +506,9 @@ class Tensor:
                 raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
                                 f"{type(value).__name__}")
             if value._data.dtype != self._data.dtype:
+                from .ops.linalg import _c_name as c_type_name
                 raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{value.dtype._c_name}' to a tensor with "
+                    f"attempting to assign a gradient with dtype '{c_type_name(value._data)}' to a tensor with "
                     f"grad_dtype '{self.dtype._short_name}'. The gradient must match the tensor's grad_dtype "
                     "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific "
                     "dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a "

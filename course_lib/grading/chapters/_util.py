@@ -1,0 +1,42 @@
+"""Small helpers shared by the chapter tests: plain data in, tensors out, and back."""
+
+import numpy as np
+
+__all__ = ["rng_values", "make_tensor", "dtype_name", "np_dtype", "label_tensor"]
+
+
+def rng_values(seed, shape, low=-3.0, high=3.0, integers=False, decimals=2):
+    """Deterministic test values as nested lists (same in every process): floats rounded, or ints."""
+    rng = np.random.default_rng(seed)
+    if integers:
+        return rng.integers(int(low), int(high), size=shape).tolist()
+    return np.round(rng.uniform(low, high, size=shape), decimals).tolist()
+
+
+def make_tensor(spec):
+    """Build a course_lib tensor from ``{"values": ..., "dtype": "float32", "requires_grad": bool}``."""
+    import course_lib as torch
+    return torch.tensor(spec["values"], dtype=getattr(torch, spec.get("dtype", "float32")),
+                        requires_grad=spec.get("requires_grad", False))
+
+
+def np_dtype(name):
+    """NumPy dtype of a torch dtype name (``"float32"`` or ``"torch.float32"``)."""
+    return np.dtype(name.replace("torch.", ""))
+
+
+def dtype_name(value):
+    """``torch.float32`` (a course_lib dtype) -> ``"torch.float32"``; anything else -> ``{"type": ...}``."""
+    from ..._dtype import dtype
+    if isinstance(value, dtype):
+        return str(value)
+    return {"type": type(value).__name__}
+
+
+def label_tensor(spec):
+    """How a tensor input reads in a verdict: ``tensor(shape=(2, 3), dtype=torch.float32)``."""
+    shape = np.shape(spec["values"])
+    extra = ", requires_grad=True" if spec.get("requires_grad") else ""
+    if len(shape) == 0 or np.size(spec["values"]) <= 6:
+        return f"torch.tensor({spec['values']}, dtype=torch.{spec.get('dtype', 'float32')}{extra})"
+    return f"形状为 {tuple(shape)} 的 torch.{spec.get('dtype', 'float32')} 张量{extra}"

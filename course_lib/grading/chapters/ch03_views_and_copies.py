@@ -1,0 +1,231 @@
+"""Tests for chapter 03 exercises: views and copies, shapes and strides."""
+
+import numpy as np
+
+from ..core import NOTHING, Case, Prediction, Question, Returns, attempt, call, fmt, shape_of, snap, snap_array
+from ._util import label_tensor, make_tensor, rng_values
+
+__all__ = ["QUESTIONS", "contiguous_strides", "is_contiguous", "view_strides"]
+
+
+# -- independent reference rules (checked against real PyTorch in tests/test_grading_questions.py) --
+
+def contiguous_strides(shape):
+    """Row-major strides of ``shape`` (PyTorch counts a size-0 dimension as 1)."""
+    strides, step = [], 1
+    for size in reversed(shape):
+        strides.append(step)
+        step *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def is_contiguous(shape, stride):
+    """PyTorch's ``is_contiguous`` rule: size-1 dimensions are ignored, empty tensors are contiguous."""
+    if any(size == 0 for size in shape):
+        return True
+    expected = 1
+    for size, st in zip(reversed(shape), reversed(stride)):
+        if size == 1:
+            continue
+        if st != expected:
+            return False
+        expected *= size
+    return True
+
+
+def view_strides(shape, stride, new_shape):
+    """The strides ``view(new_shape)`` gives a tensor of ``shape``/``stride``, or None if view must fail.
+
+    ATen's ``computeStride`` for tensors with at least one dimension and one element: group the old
+    dimensions into chunks that are contiguous with each other, and require every chunk to be
+    split/merged exactly by consecutive new dimensions.
+    """
+    if int(np.prod(shape)) != int(np.prod(new_shape)):
+        return None
+    new_stride = [0] * len(new_shape)
+    view_d = len(new_shape) - 1
+    chunk_base = stride[-1]
+    tensor_numel, view_numel = 1, 1
+    for d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[d]
+        if d == 0 or (shape[d - 1] != 1 and stride[d - 1] != tensor_numel * chunk_base):
+            while view_d >= 0 and (view_numel < tensor_numel or new_shape[view_d] == 1):
+                new_stride[view_d] = view_numel * chunk_base
+                view_numel *= new_shape[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if d > 0:
+                chunk_base = stride[d - 1]
+                tensor_numel, view_numel = 1, 1
+    if view_d != -1:
+        return None
+    return tuple(new_stride)
+
+
+class Q1(Prediction):
+    name = "q1"
+    title = "预测：和 x 共享内存吗？"
+    points = 1
+    needs = ("q1_answers",)
+    hint = ("用 y.data_ptr() 和 x 的存储比较，或改动 y 的一个元素看 x 变不变。"
+            "记住：切片、view、转置、detach 是视图；高级索引、clone、运算结果是新内存；reshape 能不复制就不复制。")
+    items = {
+        "a": ("x[1]", True),
+        "b": ("x[:, [0, 2]]", False),
+        "c": ("x.t()", True),
+        "d": ("x.reshape(6)", True),
+        "e": ("x.t().reshape(6)", False),
+        "f": ("x.clone()", False),
+        "g": ("x.detach()", True),
+        "h": ("x.flatten()", True),
+        "i": ("x + 0", False),
+        "j": ("x.t().contiguous()", False),
+    }
+
+
+class Q2(Question):
+    name = "q2"
+    title = "行优先的步长"
+    points = 1
+    needs = ("row_major_strides",)
+    hint = "最后一维的步长是 1；往前每一维的步长 = 后一维的步长 × 后一维的长度。"
+
+    SHAPES = [(2, 3, 4), (5,), (), (3, 1, 2), (1, 1), (7, 2, 1, 3), (4, 6)]
+
+    def cases(self):
+        return [Case(f"row_major_strides({s})", s) for s in self.SHAPES]
+
+    def observe(self, ns, case):
+        return call(ns["row_major_strides"], tuple(case.data), convert=shape_of)
+
+    def expect(self, case):
+        return Returns(list(contiguous_strides(case.data)))
+
+
+class Q3(Question):
+    name = "q3"
+    title = "从形状和步长判断是否连续"
+    points = 2
+    needs = ("is_contiguous_layout",)
+    hint = ("从最后一维往前走，期望的步长从 1 开始，每走过一维就乘上它的长度；"
+            "长度为 1 的维度不管步长是多少都不影响；没有元素的张量总是连续的。")
+
+    ARGS = [
+        ((2, 3), (3, 1)), ((2, 3), (1, 2)), ((3, 1), (1, 7)), ((2, 1, 3), (3, 99, 1)), ((4,), (2,)),
+        ((), ()), ((2, 3), (6, 2)), ((1,), (5,)), ((2, 2), (0, 1)), ((3, 4), (4, 1)), ((3, 4), (8, 2)),
+        ((0, 3), (5, 7)), ((2, 3, 4), (12, 4, 1)), ((2, 3, 4), (12, 1, 3)),
+    ]
+
+    def cases(self):
+        return [Case(f"is_contiguous_layout(shape={s}, stride={st})", (s, st)) for s, st in self.ARGS]
+
+    def observe(self, ns, case):
+        shape, stride = case.data
+        return call(ns["is_contiguous_layout"], tuple(shape), tuple(stride),
+                    convert=lambda r: r if isinstance(r, bool) else {"type": type(r).__name__})
+
+    def expect(self, case):
+        return Returns(is_contiguous(*case.data))
+
+
+class Q4(Question):
+    name = "q4"
+    title = "view 能不能成功？"
+    points = 3
+    needs = ("can_view",)
+    hint = ("把原来的维度从右往左分成若干“段”：相邻两维满足 stride[i] == stride[i+1] * size[i+1]"
+            "（或长度为 1）就属于同一段。view 只能在每一段内部拆分或合并维度，不能把两段并成一维。")
+
+    ARGS = [
+        ((2, 3), (3, 1), (6,)),
+        ((3, 2), (1, 3), (6,)),
+        ((3, 2), (1, 3), (3, 2, 1)),
+        ((3, 2), (1, 3), (3, 1, 2)),
+        ((4, 6), (6, 1), (2, 2, 3, 2)),
+        ((4, 3), (6, 1), (2, 2, 3)),
+        ((4, 3), (6, 1), (12,)),
+        ((4, 3), (6, 1), (4, 3, 1)),
+        ((3, 4), (0, 1), (12,)),
+        ((3, 4), (0, 1), (3, 2, 2)),
+        ((2, 3), (3, 1), (1, 2, 3, 1)),
+        ((2, 3, 4), (12, 1, 3), (2, 12)),
+        ((2, 3, 4), (12, 1, 3), (6, 4)),
+        ((2, 3, 4), (1, 8, 2), (2, 12)),
+    ]
+
+    def cases(self):
+        return [Case(f"can_view(shape={s}, stride={st}, new_shape={n})", (s, st, n)) for s, st, n in self.ARGS]
+
+    def observe(self, ns, case):
+        shape, stride, new_shape = case.data
+        return call(ns["can_view"], tuple(shape), tuple(stride), tuple(new_shape),
+                    convert=lambda r: r if isinstance(r, bool) else {"type": type(r).__name__})
+
+    def expect(self, case):
+        return Returns(view_strides(*case.data) is not None)
+
+
+class Q5(Question):
+    name = "q5"
+    title = "修复：转置后展平"
+    points = 1
+    needs = ("flatten_t",)
+    hint = "转置后的张量通常不连续，view 会报错；换成 reshape（必要时才复制），或先 .contiguous() 再 view。"
+
+    SHAPES = [(2, 3), (1, 4), (4, 1), (3, 3), (1, 1), (3, 5)]
+
+    def cases(self):
+        out = []
+        for i, shape in enumerate(self.SHAPES):
+            spec = {"values": rng_values(30 + i, shape, -9, 10, integers=True), "dtype": "int64"}
+            out.append(Case(f"flatten_t({label_tensor(spec)})", spec))
+        return out
+
+    def observe(self, ns, case):
+        return call(ns["flatten_t"], make_tensor(case.data), convert=snap)
+
+    def expect(self, case):
+        return Returns(snap_array(np.array(case.data["values"], dtype=np.int64).T.reshape(-1), "torch.int64"))
+
+
+class Q6(Question):
+    name = "q6"
+    title = "修复：加一却改动了原张量"
+    points = 2
+    needs = ("plus_one",)
+    hint = ("x.detach() 和 x 共享同一块内存，在它上面做 += 会改动 x。"
+            "用 x.detach() + 1 得到新张量（或先 clone() 再原地加）。")
+
+    SPECS = [
+        {"values": rng_values(40, (3,)), "dtype": "float32", "requires_grad": True},
+        {"values": rng_values(41, (2, 2)), "dtype": "float32"},
+        {"values": [1, 2, 3, 4], "dtype": "int64"},
+        {"values": rng_values(42, (2, 1, 3)), "dtype": "float64", "requires_grad": True},
+    ]
+
+    def cases(self):
+        return [Case(f"plus_one({label_tensor(s)})", s) for s in self.SPECS]
+
+    def observe(self, ns, case):
+        x = make_tensor(case.data)
+        before = snap(x)
+        ok, result = attempt(ns["plus_one"], x)
+        if not ok or result is None:
+            return result if not ok else NOTHING
+        return {"returns": snap(result, requires_grad=True), "x_unchanged": snap(x) == before}
+
+    def expect(self, case):
+        a = np.array(case.data["values"], dtype=case.data["dtype"]) + 1
+        return {"returns": snap_array(a, f"torch.{case.data['dtype']}", requires_grad=False), "x_unchanged": True}
+
+    def judge(self, got, want, case):
+        if not got.get("x_unchanged", True):
+            return "x 被改动了：返回的结果和 x 共享内存"
+        return super().judge({"returns": got["returns"]}, {"returns": want["returns"]}, case)
+
+    def show(self, value):
+        return fmt({"returns": value["returns"]}) if "returns" in value else fmt(value)
+
+
+QUESTIONS = [Q1, Q2, Q3, Q4, Q5, Q6]

@@ -1,0 +1,233 @@
+"""Tests for chapter 06 exercises: autograd."""
+
+import numpy as np
+
+from ..core import NOTHING, Case, Prediction, Question, Returns, attempt, call, fmt, snap, snap_array
+from ._util import label_tensor, make_tensor, rng_values
+
+__all__ = ["QUESTIONS"]
+
+
+class Q1(Prediction):
+    name = "q1"
+    title = "预测：叶子、grad_fn 和梯度"
+    points = 1
+    needs = ("q1_answers",)
+    hint = ("叶子张量（leaf tensor）是你直接创建的张量，以及不需要梯度的张量参与运算得到的结果；"
+            "grad_fn 的名字可以用 z.grad_fn.name() 查看；梯度用链式法则手算，再运行验证。")
+    items = {
+        "a": ("x.is_leaf", True),
+        "b": ("y.is_leaf", False),
+        "c": ("c.is_leaf", True),
+        "d": ("z.grad_fn.name()", "PowBackward0"),
+        "e": ("z.backward() 之后的 x.grad.item()", 36.0),
+        "f": ("x.detach().requires_grad", False),
+        "g": ("y.requires_grad", True),
+        "h": ("torch.tensor([1, 2]).requires_grad_() 抛出的异常类名", "RuntimeError"),
+    }
+
+    def normalize(self, value):
+        if isinstance(value, type) and issubclass(value, BaseException):
+            return value.__name__
+        if isinstance(value, int) and not isinstance(value, bool):
+            return float(value)
+        return super().normalize(value)
+
+
+# Element-wise functions for Q2: (how it reads, course_lib code, NumPy derivative)
+FUNCTIONS = {
+    "cubic": ("lambda x: x ** 3 - 2 * x", lambda t, x: x ** 3 - 2 * x, lambda x: 3 * x ** 2 - 2),
+    "sin_times_x": ("lambda x: torch.sin(x) * x", lambda t, x: t.sin(x) * x, lambda x: np.cos(x) * x + np.sin(x)),
+    "exp_decay": ("lambda x: torch.exp(-x) + x ** 2", lambda t, x: t.exp(-x) + x ** 2,
+                  lambda x: -np.exp(-x) + 2 * x),
+    "sigmoid": ("lambda x: torch.sigmoid(x)", lambda t, x: t.sigmoid(x),
+                lambda x: np.exp(-x) / (1 + np.exp(-x)) ** 2),
+}
+
+
+class Q2(Question):
+    name = "q2"
+    title = "用 autograd 求导数"
+    points = 2
+    needs = ("derivative_at",)
+    hint = ("建一个 requires_grad=True 的张量 x，y = f(x)；y 不是标量，所以先 y.sum() 再 backward()"
+            "（每个元素的导数互不影响），然后返回 x.grad。")
+    rtol, atol = 1e-4, 1e-5
+
+    POINTS = {"cubic": [-2.0, 0.0, 1.5, 3.0], "sin_times_x": [0.0, 1.0, -2.5], "exp_decay": [0.5, -1.0],
+              "sigmoid": [-3.0, 0.0, 2.0, 0.25, 5.0], "cubic_one": [0.7]}
+
+    def cases(self):
+        out = []
+        for key, xs in self.POINTS.items():
+            fname = key.replace("_one", "")
+            out.append(Case(f"derivative_at({FUNCTIONS[fname][0]}, {xs})", (fname, xs)))
+        return out
+
+    def observe(self, ns, case):
+        import course_lib as torch
+        fname, xs = case.data
+        f = FUNCTIONS[fname][1]
+        return call(ns["derivative_at"], lambda x: f(torch, x), list(xs), convert=snap)
+
+    def expect(self, case):
+        fname, xs = case.data
+        d = FUNCTIONS[fname][2](np.array(xs, dtype=np.float64))
+        return Returns(snap_array(d.astype(np.float32), "torch.float32"))
+
+
+class Q3(Question):
+    name = "q3"
+    title = "自己写 backward：MulAdd"
+    points = 3
+    needs = ("MulAdd",)
+    hint = ("out = x * y + x，所以 ∂out/∂x = y + 1，∂out/∂y = x；backward 收到的 grad_out 要按链式法则乘上去，"
+            "并且按 forward 输入的顺序返回两个梯度。")
+    rtol, atol = 1e-5, 1e-5
+
+    SHAPES = [(3,), (2, 2), (1,), (2, 3, 2)]
+
+    def cases(self):
+        out = []
+        for i, shape in enumerate(self.SHAPES):
+            specs = [{"values": rng_values(130 + 3 * i + k, shape), "dtype": "float32", "requires_grad": k < 2}
+                     for k in range(3)]
+            out.append(Case(f"MulAdd.apply(x, y)，x、y 形状 {shape}，再 out.backward(形状 {shape} 的随机梯度)",
+                            specs))
+        return out
+
+    def observe(self, ns, case):
+        x, y, g = (make_tensor(s) for s in case.data)
+        ok, out = attempt(ns["MulAdd"].apply, x, y)
+        if not ok:
+            return out
+        seen = {"out": snap(out)}
+        ok, err = attempt(out.backward, g)
+        if not ok:
+            return err
+        seen["x.grad"], seen["y.grad"] = snap(x.grad), snap(y.grad)
+        return {"returns": seen}
+
+    def expect(self, case):
+        x, y, g = (np.array(s["values"], dtype=np.float64) for s in case.data)
+
+        def f32(a):
+            return snap_array(a.astype(np.float32), "torch.float32")
+        return Returns({"out": f32(x * y + x), "x.grad": f32(g * (y + 1)), "y.grad": f32(g * x)})
+
+    def judge(self, got, want, case):
+        g, w = got["returns"], want["returns"]
+        for key in ("out", "x.grad", "y.grad"):
+            if g[key] == {"type": "NoneType"}:
+                return f"{key} 是 None：backward 要按 forward 输入的顺序返回每个输入的梯度"
+            problem = super().judge({"returns": g[key]}, {"returns": w[key]}, case)
+            if problem:
+                return f"{key}：{problem}"
+        return None
+
+
+class Q4(Question):
+    name = "q4"
+    title = "修复：每个批次的梯度被累加了"
+    points = 2
+    needs = ("per_batch_grads",)
+    hint = ("backward() 会把梯度累加（accumulate）到 .grad 上，而不是覆盖。"
+            "每次 backward 之前把 w.grad 清零（w.grad = None 或 w.grad.zero_()），存的时候用 clone()。")
+    rtol, atol = 1e-5, 1e-5
+
+    def cases(self):
+        out = []
+        for i, (w_shape, sizes) in enumerate([((), (3, 2)), ((), (4, 4, 1)), ((2,), (3, 2)), ((), (5,))]):
+            w = {"values": rng_values(150 + i, w_shape), "dtype": "float32", "requires_grad": True}
+            batches = [({"values": rng_values(160 + 10 * i + k, (n,) + w_shape), "dtype": "float32"},
+                        {"values": rng_values(170 + 10 * i + k, (n,) + w_shape), "dtype": "float32"})
+                       for k, n in enumerate(sizes)]
+            label = f"per_batch_grads(w={label_tensor(w)}, {len(sizes)} 个批次，大小 {list(sizes)})"
+            out.append(Case(label, (w, batches)))
+        return out
+
+    def observe(self, ns, case):
+        w_spec, batch_specs = case.data
+        w = make_tensor(w_spec)
+        batches = [(make_tensor(x), make_tensor(y)) for x, y in batch_specs]
+        return call(ns["per_batch_grads"], w, batches,
+                    convert=lambda r: [snap(g) for g in r] if isinstance(r, (list, tuple)) else snap(r))
+
+    def expect(self, case):
+        w_spec, batch_specs = case.data
+        w = np.array(w_spec["values"], dtype=np.float64)
+        grads = []
+        for xs, ys in batch_specs:
+            x, y = np.array(xs["values"]), np.array(ys["values"])
+            r = w * x - y
+            g = (2 * r * x / r.size)
+            grads.append(snap_array(g.sum(axis=0).astype(np.float32) if w.ndim else
+                                    np.float32(g.sum()), "torch.float32"))
+        return Returns(grads)
+
+    def judge(self, got, want, case):
+        g, w = got.get("returns"), want["returns"]
+        if not isinstance(g, list):
+            return "应该返回一个列表，每个批次一个梯度张量"
+        if len(g) != len(w):
+            return f"应该有 {len(w)} 个梯度，得到 {len(g)} 个"
+        for i, (a, b) in enumerate(zip(g, w)):
+            problem = super().judge({"returns": a}, {"returns": b}, case)
+            if problem:
+                return f"第 {i + 1} 个批次的梯度：{problem}"
+        return None
+
+
+# Scalar functions of a 1-D float64 tensor for Q5: (how it reads, course_lib code, NumPy gradient)
+SCALAR_FUNCTIONS = {
+    "sum_sq": ("lambda x: (x ** 2).sum()", lambda t, x: (x ** 2).sum(), lambda x: 2 * x),
+    "sum_sin": ("lambda x: torch.sin(x).sum()", lambda t, x: t.sin(x).sum(), np.cos),
+    "first_times_last": ("lambda x: x[0] * x[-1]", lambda t, x: x[0] * x[-1],
+                         lambda x: np.array([x[-1]] + [0.0] * (len(x) - 2) + [x[0]]) if len(x) > 1
+                         else 2 * x),
+    "exp_mean": ("lambda x: torch.exp(x).mean()", lambda t, x: t.exp(x).mean(), lambda x: np.exp(x) / len(x)),
+}
+
+
+class Q5(Question):
+    name = "q5"
+    title = "数值梯度（有限差分）"
+    points = 2
+    needs = ("numeric_grad",)
+    hint = ("对每个 i，把 x 复制一份，第 i 个元素分别加上、减去 eps，"
+            "梯度 ≈ (f(x + eps) - f(x - eps)) / (2 * eps)；用 .item() 取出标量；不要改动传进来的 x。")
+    rtol, atol = 1e-5, 1e-6
+
+    ARGS = [("sum_sq", [1.0, -2.0, 0.5]), ("sum_sin", [0.0, 1.0, 2.0, 3.0]), ("first_times_last", [2.0, 7.0, -3.0]),
+            ("exp_mean", [0.1, -0.4]), ("sum_sq", [3.0])]
+
+    def cases(self):
+        return [Case(f"numeric_grad({SCALAR_FUNCTIONS[f][0]}, torch.tensor({xs}, dtype=torch.float64))", (f, xs))
+                for f, xs in self.ARGS]
+
+    def observe(self, ns, case):
+        import course_lib as torch
+        fname, xs = case.data
+        f = SCALAR_FUNCTIONS[fname][1]
+        x = torch.tensor(xs, dtype=torch.float64)
+        before = snap(x)
+        out = call(ns["numeric_grad"], lambda v: f(torch, v), x, convert=snap)
+        if out == NOTHING or "raises" in out:
+            return out
+        return {"result": out, "x_unchanged": snap(x) == before}
+
+    def expect(self, case):
+        fname, xs = case.data
+        g = SCALAR_FUNCTIONS[fname][2](np.array(xs, dtype=np.float64))
+        return {"result": Returns(snap_array(np.asarray(g, dtype=np.float64), "torch.float64")), "x_unchanged": True}
+
+    def judge(self, got, want, case):
+        if not got["x_unchanged"]:
+            return "传进来的 x 被改动了：请在副本上加减 eps"
+        return super().judge(got["result"], want["result"], case)
+
+    def show(self, value):
+        return fmt(value["result"])
+
+
+QUESTIONS = [Q1, Q2, Q3, Q4, Q5]

@@ -1,0 +1,259 @@
+"""Tests for chapter 07 exercises: gradient descent."""
+
+import numpy as np
+
+from ..core import NOTHING, Case, Question, Returns, attempt, call, fmt, snap, snap_array
+from ._util import make_tensor, rng_values
+
+__all__ = ["QUESTIONS", "gd_line", "gd_minimize"]
+
+
+def gd_line(x, y, lr, epochs):
+    """Reference: full-batch gradient descent for y ~ w * x + b on the mean squared error, from w = b = 0."""
+    x, y = np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64)
+    w = b = 0.0
+    for _ in range(epochs):
+        r = w * x + b - y
+        gw, gb = 2 * np.mean(r * x), 2 * np.mean(r)
+        w, b = w - lr * gw, b - lr * gb
+    return [w, b]
+
+
+class Q1(Question):
+    name = "q1"
+    title = "修复：原地更新叶子参数"
+    points = 2
+    needs = ("sgd_step",)
+    hint = ("对 requires_grad=True 的叶子张量做 p -= ... 会报错：更新参数这一步不该被记进计算图。"
+            "把更新放进 with torch.no_grad(): 里，更新后把 p.grad 清零（p.grad.zero_() 或 p.grad = None）。")
+    rtol, atol = 1e-5, 1e-6
+
+    ARGS = [([(3,)], 0.1), ([(2, 2), (2,)], 0.01), ([()], 1.0), ([(1,), (3,), (2, 1)], 0.5)]
+
+    def cases(self):
+        out = []
+        for i, (shapes, lr) in enumerate(self.ARGS):
+            params = [({"values": rng_values(200 + 10 * i + k, s), "dtype": "float32", "requires_grad": True},
+                       {"values": rng_values(300 + 10 * i + k, s), "dtype": "float32"}) for k, s in enumerate(shapes)]
+            out.append(Case(f"sgd_step(形状为 {[tuple(s) for s in shapes]} 的参数列表（已有梯度）, lr={lr})",
+                            (params, lr)))
+        return out
+
+    def observe(self, ns, case):
+        specs, lr = case.data
+        params = []
+        for p_spec, g_spec in specs:
+            p = make_tensor(p_spec)
+            p.grad = make_tensor(g_spec)
+            params.append(p)
+        originals = list(params)
+        ok, err = attempt(ns["sgd_step"], params, lr)
+        if not ok:
+            return err
+        seen = []
+        for p, orig in zip(params, originals):
+            grad_cleared = p.grad is None or bool((p.grad == 0).all())
+            seen.append({"same_object": p is orig, "is_leaf": bool(p.is_leaf),
+                         "requires_grad": bool(p.requires_grad), "value": snap(p), "grad_cleared": grad_cleared})
+        return {"returns": seen}
+
+    def expect(self, case):
+        specs, lr = case.data
+        out = []
+        for p_spec, g_spec in specs:
+            p = np.array(p_spec["values"], dtype=np.float32)
+            g = np.array(g_spec["values"], dtype=np.float32)
+            out.append({"same_object": True, "is_leaf": True, "requires_grad": True,
+                        "value": snap_array(p - np.float32(lr) * g, "torch.float32"), "grad_cleared": True})
+        return Returns(out)
+
+    def judge(self, got, want, case):
+        for i, (g, w) in enumerate(zip(got["returns"], want["returns"])):
+            where = f"第 {i + 1} 个参数"
+            if not g["same_object"]:
+                return f"{where}：列表里的参数被换成了新张量，应该原地更新原来的参数"
+            if not (g["is_leaf"] and g["requires_grad"]):
+                return f"{where}：更新后应该仍是 requires_grad=True 的叶子张量"
+            problem = super().judge({"returns": g["value"]}, {"returns": w["value"]}, case)
+            if problem:
+                return f"{where}：{problem}（应为 p - lr * p.grad）"
+            if not g["grad_cleared"]:
+                return f"{where}：更新后应该把梯度清零，否则下一步会累加"
+        return None
+
+    def show(self, value):
+        r = value.get("returns")
+        if isinstance(r, list):
+            return "[" + ", ".join(fmt(p["value"]) for p in r) + "]"
+        return fmt(value)
+
+
+class Q2(Question):
+    name = "q2"
+    title = "均方误差损失"
+    points = 1
+    needs = ("mse",)
+    hint = "((pred - target) ** 2).mean() 得到 0 维张量；全部用张量运算写，梯度才能传回 pred。"
+    rtol, atol = 1e-5, 1e-6
+
+    SHAPES = [(3,), (2, 2), (1,), (4, 3)]
+
+    def cases(self):
+        out = []
+        for i, shape in enumerate(self.SHAPES):
+            pred = {"values": rng_values(400 + i, shape), "dtype": "float32", "requires_grad": True}
+            target = {"values": rng_values(410 + i, shape), "dtype": "float32"}
+            out.append(Case(f"mse(pred 形状 {shape}, target 形状 {shape})，再对结果 backward()", (pred, target)))
+        return out
+
+    def observe(self, ns, case):
+        pred, target = make_tensor(case.data[0]), make_tensor(case.data[1])
+        ok, loss = attempt(ns["mse"], pred, target)
+        if not ok or loss is None:
+            return loss if not ok else NOTHING
+        seen = {"loss": snap(loss)}
+        ok, err = attempt(loss.backward)
+        seen["pred.grad"] = snap(pred.grad) if ok else {"type": "backward 失败：" + err["raises"]}
+        return {"returns": seen}
+
+    def expect(self, case):
+        p, t = (np.array(s["values"], dtype=np.float64) for s in case.data)
+        return Returns({"loss": snap_array(np.float32(((p - t) ** 2).mean()), "torch.float32"),
+                        "pred.grad": snap_array((2 * (p - t) / p.size).astype(np.float32), "torch.float32")})
+
+    def judge(self, got, want, case):
+        g, w = got["returns"], want["returns"]
+        for key in ("loss", "pred.grad"):
+            problem = super().judge({"returns": g[key]}, {"returns": w[key]}, case)
+            if problem:
+                return f"{key}：{problem}"
+        return None
+
+
+class Q3(Question):
+    name = "q3"
+    title = "梯度下降拟合直线"
+    points = 3
+    needs = ("fit_line",)
+    hint = ("w、b 从 0 开始（requires_grad=True）；每一轮：算 loss = ((w * x + b - y) ** 2).mean()，backward，"
+            "在 torch.no_grad() 里 w -= lr * w.grad、b -= lr * b.grad，再把梯度清零。"
+            "轮数、学习率都要照参数来：测试会比较每一步之后的结果，不只是最后收敛的值。")
+    rtol, atol = 2e-3, 2e-4
+
+    ARGS = [(2.0, 1.0, 0.1, 200, 0), (-1.5, 0.5, 0.05, 5, 1), (0.5, -2.0, 0.1, 1, 2), (3.0, 0.0, 0.02, 50, 3)]
+
+    def cases(self):
+        out = []
+        for slope, intercept, lr, epochs, seed in self.ARGS:
+            x = rng_values(500 + seed, (8,), -2, 2)
+            y = [round(slope * v + intercept, 4) for v in x]
+            out.append(Case(f"fit_line(x, y, lr={lr}, epochs={epochs})，数据落在 y = {slope}x + {intercept} 上",
+                            (x, y, lr, epochs)))
+        return out
+
+    def observe(self, ns, case):
+        import course_lib as torch
+        x, y, lr, epochs = case.data
+
+        def as_pair(result):
+            if not isinstance(result, (tuple, list)) or len(result) != 2:
+                return {"type": type(result).__name__}
+            vals = []
+            for v in result:
+                if isinstance(v, torch.Tensor):
+                    if v.numel() != 1:
+                        return {"type": "多个元素的张量"}
+                    v = v.item()
+                if not isinstance(v, (int, float)):
+                    return {"type": type(v).__name__}
+                vals.append(float(v))
+            return vals
+        return call(ns["fit_line"], torch.tensor(x), torch.tensor(y), lr, epochs, convert=as_pair)
+
+    def expect(self, case):
+        return Returns(gd_line(*case.data))
+
+    def show(self, value):
+        r = value.get("returns")
+        if isinstance(r, list) and len(r) == 2:
+            return f"返回 (w, b) = ({r[0]:.5g}, {r[1]:.5g})"
+        return fmt(value)
+
+
+class Q4(Question):
+    name = "q4"
+    title = "学习率的临界值"
+    points = 2
+    needs = ("critical_lr",)
+    hint = ("对 y ≈ w·x，一步更新后 w - w* 变成原来的 (1 - 2·lr·mean(x²)) 倍；"
+            "这个倍数的绝对值小于 1 才会收敛。解出 lr 的上界。")
+    rtol, atol = 1e-4, 1e-8
+
+    XS = [[1.0, 2.0, 3.0], [0.5, -0.5], [10.0], [0.1, 0.2, 0.3, 0.4], [-3.0, 1.0, 2.0, 0.5, 1.5]]
+
+    def cases(self):
+        return [Case(f"critical_lr(torch.tensor({xs}))", xs) for xs in self.XS]
+
+    def observe(self, ns, case):
+        import course_lib as torch
+
+        def as_float(v):
+            if isinstance(v, torch.Tensor) and v.numel() == 1:
+                v = v.item()
+            return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else {"type": type(v).__name__}
+        return call(ns["critical_lr"], torch.tensor(case.data), convert=as_float)
+
+    def expect(self, case):
+        return Returns(1.0 / float(np.mean(np.square(case.data))))
+
+
+def _f_bowl(x):
+    return 2 * (x - 3)
+
+
+def _f_valley(x):
+    return np.array([2 * (x[0] - 1), 20 * (x[1] + 2)])
+
+
+# Functions for Q5: (how it reads, course_lib code, NumPy gradient)
+OBJECTIVES = {
+    "bowl": ("lambda x: ((x - 3) ** 2).sum()", lambda x: ((x - 3) ** 2).sum(), _f_bowl),
+    "valley": ("lambda x: (x[0] - 1) ** 2 + 10 * (x[1] + 2) ** 2", lambda x: (x[0] - 1) ** 2 + 10 * (x[1] + 2) ** 2,
+               _f_valley),
+}
+
+
+def gd_minimize(fname, x0, lr, steps):
+    """Reference: ``steps`` plain gradient-descent steps on an objective of :data:`OBJECTIVES`."""
+    x = np.array(x0, dtype=np.float64)
+    for _ in range(steps):
+        x = x - lr * OBJECTIVES[fname][2](x)
+    return x
+
+
+class Q5(Question):
+    name = "q5"
+    title = "修复：第二步梯度变成了 None"
+    points = 2
+    needs = ("minimize",)
+    hint = ("x = x - lr * x.grad 得到的是一个新的、非叶子的张量，它的 .grad 永远是 None。"
+            "应该在 torch.no_grad() 里原地更新 x -= lr * x.grad，再把 x.grad 清零。")
+    rtol, atol = 1e-4, 1e-5
+
+    ARGS = [("bowl", [0.0, 1.0], 0.1, 1), ("bowl", [5.0], 0.1, 3), ("valley", [0.0, 0.0], 0.04, 50),
+            ("bowl", [-1.0, 2.0, 4.0], 0.25, 10)]
+
+    def cases(self):
+        return [Case(f"minimize({OBJECTIVES[f][0]}, x0={x0}, lr={lr}, steps={steps})", (f, x0, lr, steps))
+                for f, x0, lr, steps in self.ARGS]
+
+    def observe(self, ns, case):
+        fname, x0, lr, steps = case.data
+        return call(ns["minimize"], OBJECTIVES[fname][1], list(x0), lr, steps, convert=snap)
+
+    def expect(self, case):
+        return Returns(snap_array(gd_minimize(*case.data).astype(np.float32), "torch.float32"))
+
+
+QUESTIONS = [Q1, Q2, Q3, Q4, Q5]
+

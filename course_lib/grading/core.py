@@ -1,0 +1,540 @@
+"""The pieces every exercise test is made of: cases, questions, observations, verdicts.
+
+A question's test is split in two halves that may run in different processes:
+
+* ``observe`` runs where the learner's code lives (the notebook's kernel).  It
+  builds the inputs from plain data, calls the learner's function (or reads the
+  learner's answer variable) and returns what it saw as plain JSON data: numbers,
+  strings, lists, and the snapshots made by :func:`snap` (shape, dtype and
+  values of a tensor).  It decides nothing.
+* ``expect`` and ``judge`` run where the verdict is made.  ``expect`` computes
+  what should have been seen, from the same plain data, with NumPy or plain
+  Python (never with the learner's objects), and ``judge`` compares.
+
+In the learner's notebook, ``check("q1")`` runs both halves in the kernel and
+prints the verdict.  The batch grader (``python -m course_lib.grading grade``)
+runs ``observe`` in the submission's kernel, ships the JSON out, and runs
+``expect`` and ``judge`` in its own clean process: a learner who redefines
+``check`` or patches course_lib inside the notebook changes nothing there.
+"""
+
+import contextlib
+import io
+import json
+import math
+import signal
+import threading
+
+__all__ = [
+    "Case", "Question", "Prediction", "Returns", "Raises", "QuestionTimeout", "snap", "snap_array",
+    "shape_of", "observe_question", "judge_question", "Verdict", "fmt", "time_limit", "call", "attempt", "NOTHING",
+]
+
+DEFAULT_TIMEOUT = 10.0   # seconds for all cases of one question
+
+
+class QuestionTimeout(BaseException):
+    """Raised inside the learner's code when a question's time is up.
+
+    A ``BaseException`` so that the learner's ``except Exception`` does not swallow it.
+    """
+
+
+@contextlib.contextmanager
+def time_limit(seconds):
+    """Raise :class:`QuestionTimeout` in the block after ``seconds`` (SIGALRM; main thread on Unix).
+
+    Where no alarm signal exists (Windows, a worker thread) the block runs without a limit.
+    """
+    usable = (seconds and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
+    def on_alarm(signum, frame):
+        raise QuestionTimeout()
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class _Sink(io.TextIOBase):
+    """A stdout stand-in that keeps at most ``limit`` characters (the learner's prints during a test)."""
+
+    def __init__(self, limit=2000):
+        self.limit, self.parts, self.size = limit, [], 0
+
+    def writable(self):
+        return True
+
+    def write(self, s):
+        if self.size < self.limit:
+            self.parts.append(s[: self.limit - self.size])
+        self.size += len(s)
+        return len(s)
+
+
+# ---------------------------------------------------------------------------
+# Plain-data results: what a case returned or raised
+# ---------------------------------------------------------------------------
+
+NOTHING = {"returns": None}   # the learner's function returned None: an unfinished ``...`` body, or no return
+
+
+def Returns(value):
+    """An expected (or observed) outcome: the code returned ``value`` (plain JSON data)."""
+    return {"returns": _plain(value)}
+
+
+def Raises(name, message=None):
+    """An expected (or observed) outcome: the code raised an exception of class ``name``."""
+    out = {"raises": name}
+    if message is not None:
+        out["message"] = str(message)[:500]
+    return out
+
+
+def _plain(value):
+    """Normalise to what a JSON round trip gives (tuples become lists), so both sides compare alike."""
+    return json.loads(json.dumps(value, allow_nan=True))
+
+
+def snap_array(array, dtype_name=None, requires_grad=None):
+    """A snapshot of a NumPy array in the same form :func:`snap` gives for a tensor."""
+    import numpy as np
+    a = np.asarray(array)
+    out = {"tensor": True, "shape": list(a.shape), "dtype": dtype_name or f"torch.{a.dtype}",
+           "values": a.tolist()}
+    if requires_grad is not None:
+        out["requires_grad"] = bool(requires_grad)
+    return out
+
+
+def snap(value, requires_grad=False):
+    """Plain-data snapshot of a tensor (shape, dtype, values; ``requires_grad`` if asked).
+
+    Anything that is not a real course_lib Tensor becomes ``{"type": <class name>}``,
+    so an object that pretends to be equal to everything compares as what it is.
+    """
+    from .._tensor import Tensor
+    if type(value) is not Tensor and not isinstance(value, Tensor):
+        return {"type": _type_name(value)}
+    data = value.detach().cpu().numpy()
+    out = {"tensor": True, "shape": list(data.shape), "dtype": str(value.dtype), "values": data.tolist()}
+    if requires_grad:
+        out["requires_grad"] = bool(value.requires_grad)
+    return out
+
+
+def shape_of(value):
+    """A tuple / list / torch.Size of ints as a plain list, else ``{"type": ...}``."""
+    if isinstance(value, (tuple, list)) and all(type(v) is int or _is_int_like(v) for v in value):
+        return list(int(v) for v in value)
+    return {"type": _type_name(value)}
+
+
+def _is_int_like(v):
+    import numpy as np
+    return isinstance(v, (int, np.integer)) and not isinstance(v, bool)
+
+
+def _type_name(value):
+    t = type(value)
+    if t.__module__ in ("builtins", None):
+        return t.__name__
+    return f"{t.__module__.split('.')[0]}.{t.__name__}"
+
+
+def attempt(fn, *args, **kwargs):
+    """Call the learner's ``fn``: ``(True, result)``, or ``(False, Raises(...))`` when it raised."""
+    try:
+        return True, fn(*args, **kwargs)
+    except (QuestionTimeout, KeyboardInterrupt):
+        raise
+    except BaseException as e:  # noqa: B036 - SystemExit from learner code is an outcome, not our exit
+        return False, Raises(type(e).__name__, e)
+
+
+def call(fn, *args, **kwargs):
+    """Call the learner's ``fn`` and wrap the outcome: :func:`Returns` of ``convert(result)`` or :func:`Raises`.
+
+    ``convert`` (keyword, default :func:`_plain`) turns the result into plain data.
+    """
+    convert = kwargs.pop("convert", _plain)
+    try:
+        result = fn(*args, **kwargs)
+    except (QuestionTimeout, KeyboardInterrupt):
+        raise
+    except BaseException as e:  # noqa: B036 - SystemExit from learner code is an outcome, not our exit
+        return Raises(type(e).__name__, e)
+    if result is None:
+        return NOTHING
+    return {"returns": _plain(convert(result))}
+
+
+# ---------------------------------------------------------------------------
+# Formatting plain data for a verdict (Chinese)
+# ---------------------------------------------------------------------------
+
+def _short(text, limit=300):
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _fmt_number(v):
+    if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            return str(v)
+        return f"{v:.6g}"
+    return repr(v)
+
+
+def _fmt_nested(v):
+    if isinstance(v, list):
+        return "[" + ", ".join(_fmt_nested(x) for x in v) + "]"
+    return _fmt_number(v)
+
+
+def fmt(value):
+    """How a plain-data value reads in a verdict: shapes as tuples, tensors by shape/dtype/values."""
+    if isinstance(value, dict):
+        if "returns" in value:
+            return "返回 " + fmt(value["returns"])
+        if "raises" in value:
+            msg = value.get("message")
+            return f"抛出 {value['raises']}" + (f"：{_short(msg, 200)}" if msg else "")
+        if value.get("tensor"):
+            parts = [f"shape={tuple(value['shape'])}", f"dtype={value['dtype']}"]
+            if "requires_grad" in value:
+                parts.append(f"requires_grad={value['requires_grad']}")
+            parts.append("数值=" + _short(_fmt_nested(value["values"]), 160))
+            return "张量(" + ", ".join(parts) + ")"
+        if set(value) == {"type"}:
+            return f"一个 {value['type']} 对象"
+        return "{" + ", ".join(f"{k}: {fmt(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        if all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+            return repr(tuple(value))
+        return "[" + ", ".join(fmt(v) for v in value) + "]"
+    if isinstance(value, str):
+        return value
+    return _fmt_number(value)
+
+
+# ---------------------------------------------------------------------------
+# Comparing plain data
+# ---------------------------------------------------------------------------
+
+def _close(a, b, rtol, atol):
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_close(x, y, rtol, atol) for x, y in zip(a, b))
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        if isinstance(a, float) and isinstance(b, float) and math.isnan(a) and math.isnan(b):
+            return True
+        if math.isinf(a) or math.isinf(b):
+            return a == b
+        return abs(a - b) <= atol + rtol * abs(b)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return set(a) == set(b) and all(_close(a[k], b[k], rtol, atol) for k in a)
+    return a == b
+
+
+def compare(got, want, rtol=1e-5, atol=1e-6):
+    """``None`` when ``got`` matches ``want`` (floats within tolerance), else a Chinese reason.
+
+    Tensors must agree in shape and dtype exactly and in values within
+    ``atol + rtol * |want|``; an expected exception matches an observed one of the same class.
+    """
+    if "raises" in want:
+        if "raises" in got and got["raises"] == want["raises"]:
+            return None
+        return f"应该抛出 {want['raises']}"
+    if "raises" in got:
+        return "不应该抛出异常"
+    g, w = got.get("returns"), want["returns"]
+    if g is None and w is not None:
+        return "函数返回了 None：是不是还没写完，或者忘了 return？"
+    if isinstance(w, dict) and w.get("tensor"):
+        if not (isinstance(g, dict) and g.get("tensor")):
+            return "应该返回一个张量"
+        if g["shape"] != w["shape"]:
+            return f"形状不对：应为 {tuple(w['shape'])}，得到 {tuple(g['shape'])}"
+        if g["dtype"] != w["dtype"]:
+            return f"dtype 不对：应为 {w['dtype']}，得到 {g['dtype']}"
+        if "requires_grad" in w and g.get("requires_grad") != w["requires_grad"]:
+            return f"requires_grad 应为 {w['requires_grad']}"
+        if not _close(g["values"], w["values"], rtol, atol):
+            return "数值不对"
+        return None
+    if not _close(g, w, rtol, atol):
+        return "结果不对"
+    return None
+
+
+# ---------------------------------------------------------------------------
+# Cases and questions
+# ---------------------------------------------------------------------------
+
+class Case:
+    """One input of a question's test.
+
+    ``label`` is how the input reads in a verdict (e.g. ``"broadcast_shape((3, 1), (4,))"``);
+    ``data`` is the plain data the test builds its inputs from (identical in every process);
+    ``hint`` is shown when this case fails (else the question's hint).
+    """
+
+    def __init__(self, label, data=None, hint=None):
+        self.label, self.data, self.hint = label, data, hint
+
+    def __repr__(self):
+        return f"Case({self.label!r})"
+
+
+class Question:
+    """A gradable question.  Subclasses set the attributes and write ``cases``/``observe``/``expect``.
+
+    Attributes:
+        name: ``"q1"`` ... (the id used in ``check("q1")`` and in the notebook's markers).
+        title: a short Chinese title.
+        points: points for passing every case (a question scores all or nothing).
+        needs: the names the learner must define (functions or variables).
+        hint: a general hint shown with a failing case.
+        reveal: whether a verdict may print the expected outcome of a failing case
+            (``False`` when the expected value *is* the answer).
+        rtol, atol: float tolerance for :func:`compare`.
+    """
+
+    name = "q?"
+    title = ""
+    points = 1
+    needs = ()
+    hint = ""
+    reveal = True
+    rtol, atol = 1e-5, 1e-6
+
+    def cases(self):
+        """The list of :class:`Case` to run (deterministic: the same in every process)."""
+        raise NotImplementedError
+
+    def observe(self, ns, case):
+        """Run the learner's code from namespace ``ns`` on ``case``; return :func:`Returns`/:func:`Raises` data."""
+        raise NotImplementedError
+
+    def expect(self, case):
+        """The expected outcome for ``case`` (plain data), computed without the learner's objects."""
+        raise NotImplementedError
+
+    def judge(self, got, want, case):
+        """``None`` if ``got`` is right for ``case``, else a short Chinese reason."""
+        return compare(got, want, self.rtol, self.atol)
+
+    def show(self, value):
+        """How an observed or expected outcome of this question reads in a verdict."""
+        return fmt(value)
+
+
+class Prediction(Question):
+    """A question whose answer is a dict of predictions, ``{key: value}``, in variable ``needs[0]``.
+
+    ``items`` maps each key to ``(expression shown to the learner, expected plain value)``.
+    ``normalize(value)`` turns a learner's value into plain data (e.g. a dtype into its name).
+    The verdict says how many items are right and which keys are wrong, never the right values;
+    for yes/no items it gives only the count, since naming a wrong key would give its answer away.
+    """
+
+    reveal = False
+    items = {}
+
+    def normalize(self, value):
+        """Plain data for one predicted value (override per question)."""
+        if isinstance(value, (tuple, list)):
+            return [self.normalize(v) for v in value]
+        if value is None or isinstance(value, (bool, int, float, str)):
+            return value
+        return {"type": _type_name(value)}
+
+    def cases(self):
+        return [Case(self.needs[0], None)]
+
+    def observe(self, ns, case):
+        answers = ns[self.needs[0]]
+        if not isinstance(answers, dict):
+            return Returns({"type": _type_name(answers)})
+        out = {}
+        for key in self.items:
+            if key not in answers:
+                out[key] = {"missing": True}
+            elif answers[key] is Ellipsis:
+                out[key] = {"unanswered": True}
+            else:
+                out[key] = {"value": self.normalize(answers[key])}
+        return Returns(out)
+
+    def expect(self, case):
+        return Returns({key: {"value": value} for key, (_, value) in self.items.items()})
+
+    def judge(self, got, want, case):
+        g, w = got.get("returns"), want["returns"]
+        if not isinstance(g, dict) or "type" in g:
+            return f"{self.needs[0]} 应该是一个字典（dict），键是题目中的编号"
+        missing = [k for k in w if g.get(k, {}).get("missing")]
+        if missing:
+            return "字典里缺少这几项：" + ", ".join(missing)
+        wrong = [k for k in w if g[k].get("unanswered") or not _close(g[k].get("value"), w[k]["value"], 1e-6, 1e-9)]
+        if not wrong:
+            return None
+        right = len(w) - len(wrong)
+        msg = f"共 {len(w)} 项，答对 {right} 项"
+        named = [k for k in wrong if not isinstance(w[k]["value"], bool)]
+        if named:
+            msg += "；这几项不对：" + ", ".join(named)
+        return msg
+
+
+# ---------------------------------------------------------------------------
+# Running: the observing half and the judging half
+# ---------------------------------------------------------------------------
+
+def observe_question(question, ns, timeout=DEFAULT_TIMEOUT):
+    """Run ``question``'s observing half on namespace ``ns``; return plain JSON data.
+
+    The result's ``status`` is ``"observed"`` (with one outcome per case), ``"not_defined"``
+    (a needed name is missing), ``"not_answered"`` (a needed name is still ``...``) or
+    ``"timeout"`` (with the index of the case that ran out of time).
+    """
+    missing = [n for n in question.needs if n not in ns]
+    if missing:
+        return {"status": "not_defined", "names": missing}
+    placeholders = [n for n in question.needs if ns[n] is Ellipsis]
+    if placeholders:
+        return {"status": "not_answered", "names": placeholders}
+    outcomes = []
+    sink = _Sink()
+    try:
+        with time_limit(timeout), contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
+            for case in question.cases():
+                try:
+                    outcome = question.observe(ns, case)
+                except (QuestionTimeout, KeyboardInterrupt):
+                    raise
+                except BaseException as e:  # noqa: B036 - learner code may raise anything, SystemExit included
+                    outcome = Raises(type(e).__name__, e)
+                outcomes.append(_plain(outcome))
+    except QuestionTimeout:
+        return {"status": "timeout", "case": len(outcomes), "seconds": timeout}
+    return {"status": "observed", "cases": outcomes}
+
+
+class Verdict:
+    """The judged result of one question: ``status``, ``passed``, ``points``, ``reason`` and details."""
+
+    def __init__(self, question, status, passed, reason="", case=None, detail=None):
+        self.question = question.name
+        self.title = question.title
+        self.max_points = question.points
+        self.points = question.points if passed else 0
+        self.status, self.passed, self.reason = status, passed, reason
+        self.case, self.detail = case, detail or {}
+
+    def as_dict(self):
+        """Plain data for the JSON report."""
+        d = {"question": self.question, "title": self.title, "points": self.points,
+             "max_points": self.max_points, "passed": self.passed, "status": self.status,
+             "reason": self.reason}
+        if self.case is not None:
+            d["case"] = self.case
+        return d
+
+    def render(self):
+        """The Chinese text ``check()`` prints."""
+        mark = "✓" if self.passed else "✗"
+        head = f"{mark} {self.question} {self.title}：" + ("通过" if self.passed else "未通过")
+        head += f"（{self.points}/{self.max_points} 分）"
+        if self.passed:
+            n = self.detail.get("n_cases")
+            return head + (f"，{n} 个测试用例全部正确。" if n and n > 1 else "。")
+        return head + "\n" + "\n".join("  " + line for line in self.reason.splitlines())
+
+
+def judge_question(question, observed):
+    """Judge plain observation data (from :func:`observe_question`) against ``question.expect``.
+
+    Runs no learner code.  Returns a :class:`Verdict`.
+    """
+    status = observed.get("status") if isinstance(observed, dict) else None
+    if status == "not_defined":
+        names = "、".join(observed.get("names", []))
+        return Verdict(question, "not_defined", False,
+                       f"找不到 {names}：请先运行定义它的单元格，并检查名字的拼写。")
+    if status == "not_answered":
+        names = "、".join(observed.get("names", []))
+        return Verdict(question, "not_answered", False, f"还没有作答：{names} 仍然是 ...（省略号）。")
+    if status == "timeout":
+        return Verdict(question, "timeout", False,
+                       f"测试运行超过 {observed.get('seconds')} 秒被停止（第 {observed.get('case', 0) + 1} 个用例）："
+                       "代码里是不是有死循环，或者做了太多次迭代？")
+    if status != "observed":
+        return Verdict(question, "error", False, "没有得到这道题的测试结果。")
+    cases = question.cases()
+    outcomes = observed.get("cases", [])
+    if len(outcomes) != len(cases):
+        return Verdict(question, "error", False, "测试结果不完整。")
+    if all(_unanswered(o) for o in outcomes):
+        if isinstance(question, Prediction):
+            reason = f"还没有作答：{question.needs[0]} 里的答案还都是 ...（省略号）。"
+        else:
+            reason = "还没有作答：函数只返回了 None。把 ... 换成你的代码，别忘了 return。"
+        return Verdict(question, "not_answered", False, reason)
+    for i, (case, got) in enumerate(zip(cases, outcomes)):
+        want = question.expect(case)
+        if "raises" in got and "raises" not in want:
+            problem = "不应该抛出异常"
+        else:
+            problem = question.judge(got, want, case)
+        if problem is None:
+            continue
+        lines = [f"第 {i + 1} 个测试用例（共 {len(cases)} 个）没有通过。", f"输入：{case.label}"]
+        if question.reveal:
+            lines.append(f"期望：{question.show(want)}")
+            lines.append(f"实际：{fmt(got) if 'raises' in got else question.show(got)}")
+            lines.append(f"问题：{problem}")
+        else:
+            if "raises" in got:
+                lines.append(f"实际：{fmt(got)}")
+            lines.append(f"问题：{problem}")
+        hint = case.hint or question.hint
+        if hint:
+            lines.append(f"提示：{hint}")
+        return Verdict(question, "failed", False, "\n".join(lines), case=i)
+    return Verdict(question, "passed", True, "", detail={"n_cases": len(cases)})
+
+
+def _unanswered(outcome):
+    r = outcome.get("returns", 0) if isinstance(outcome, dict) else 0
+    if r is None:
+        return True
+    if isinstance(r, dict) and r and all(isinstance(v, dict) and v.get("unanswered") for v in r.values()):
+        return True
+    return isinstance(r, dict) and r.get("type") == "ellipsis"
+
+
+def run_question(question, ns, timeout=DEFAULT_TIMEOUT):
+    """Both halves in this process (what ``check()`` does): a :class:`Verdict`."""
+    return judge_question(question, observe_question(question, ns, timeout))
+
+
+def stdout_of(fn, *args, **kwargs):
+    """Run ``fn`` and return what it printed (used by tests)."""
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        fn(*args, **kwargs)
+    return buf.getvalue()
+
