@@ -42,6 +42,7 @@ def slug(text):
 
 @pytest.fixture(scope="session")
 def artifacts():
+    shutil.rmtree(ARTIFACTS / "failures", ignore_errors=True)     # only this run's failures
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
 
@@ -72,7 +73,7 @@ def server(e2e_home, artifacts):
 
 
 @pytest.fixture(scope="session")
-def browser(font_home, e2e_home):
+def browser(font_home, e2e_home, artifacts):
     from playwright.sync_api import sync_playwright
     env = dict(os.environ, XDG_DATA_HOME=str(font_home), XDG_CACHE_HOME=str(e2e_home / "xdg-cache"),
                XDG_CONFIG_HOME=str(e2e_home / "xdg-config"))

@@ -49,7 +49,8 @@ def _wait_changed(locator, before, what):
 
 
 def _wait_text_changed(locator, before, what):
-    expect(locator).not_to_have_text(before, timeout=TIMEOUT)
+    # inner text on both sides: textContent would join table cells without the tab that inner_text() puts
+    expect(locator).not_to_have_text(before, timeout=TIMEOUT, use_inner_text=True)
     text = locator.inner_text()
     assert text.strip(), f"{what}: the text is empty"
     return text
@@ -146,7 +147,7 @@ def check_graph(root):
         before = status.inner_text()
         next_button.click()
         _wait_text_changed(status, before, "graph after 重新开始")
-    expect(status).to_have_text(midway[0], timeout=TIMEOUT)
+    expect(status).to_have_text(midway[0], timeout=TIMEOUT, use_inner_text=True)
 
 
 # --- gradient descent ----------------------------------------------------------------------
