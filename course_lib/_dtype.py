@@ -19,6 +19,8 @@ __all__ = [
     "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast",
 ]
 
+_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
 _builtin_bool, _builtin_int, _builtin_float = bool, int, float
 
 
@@ -31,10 +33,11 @@ class dtype:
     """
 
     __slots__ = ("name", "numpy_dtype", "itemsize", "is_floating_point", "is_signed",
-                 "_kind", "_legacy_name", "_short_name", "_tensor_type")
+                 "_kind", "_legacy_name", "_short_name", "_tensor_type", "_cpp_name")
+    __module__ = "torch"                     # type(torch.float32) prints <class 'torch.dtype'>
     is_complex = False
 
-    def __init__(self, name, np_dtype, kind, legacy_name, short_name):
+    def __init__(self, name, np_dtype, kind, legacy_name, short_name, cpp_name):
         self.name = name
         self.numpy_dtype = np.dtype(np_dtype)
         self.itemsize = self.numpy_dtype.itemsize
@@ -44,6 +47,7 @@ class dtype:
         self._legacy_name = legacy_name      # e.g. 'FloatTensor'
         self._short_name = short_name        # e.g. 'Float', as in PyTorch's messages
         self._tensor_type = "torch." + legacy_name
+        self._cpp_name = cpp_name            # the C++ element type, as in PyTorch's overflow messages
 
     def __repr__(self):
         return "torch." + self.name
@@ -52,15 +56,15 @@ class dtype:
         return (_from_name, (self.name,))
 
 
-bool = dtype("bool", np.bool_, "b", "BoolTensor", "Bool")  # noqa: A001 - PyTorch's name
-uint8 = dtype("uint8", np.uint8, "i", "ByteTensor", "Byte")
-int8 = dtype("int8", np.int8, "i", "CharTensor", "Char")
-int16 = dtype("int16", np.int16, "i", "ShortTensor", "Short")
-int32 = dtype("int32", np.int32, "i", "IntTensor", "Int")
-int64 = dtype("int64", np.int64, "i", "LongTensor", "Long")
-float16 = dtype("float16", np.float16, "f", "HalfTensor", "Half")
-float32 = dtype("float32", np.float32, "f", "FloatTensor", "Float")
-float64 = dtype("float64", np.float64, "f", "DoubleTensor", "Double")
+bool = dtype("bool", np.bool_, "b", "BoolTensor", "Bool", "bool")  # noqa: A001 - PyTorch's name
+uint8 = dtype("uint8", np.uint8, "i", "ByteTensor", "Byte", "uint8_t")
+int8 = dtype("int8", np.int8, "i", "CharTensor", "Char", "int8_t")
+int16 = dtype("int16", np.int16, "i", "ShortTensor", "Short", "int16_t")
+int32 = dtype("int32", np.int32, "i", "IntTensor", "Int", "int")
+int64 = dtype("int64", np.int64, "i", "LongTensor", "Long", "int64_t")
+float16 = dtype("float16", np.float16, "f", "HalfTensor", "Half", "c10::Half")
+float32 = dtype("float32", np.float32, "f", "FloatTensor", "Float", "float")
+float64 = dtype("float64", np.float64, "f", "DoubleTensor", "Double", "double")
 
 # PyTorch's aliases.
 half = float16
@@ -227,3 +231,38 @@ def can_cast(from_, to):
     int, int into bool).  Mirrors ``torch.can_cast``.
     """
     return _category(from_) <= _category(to)
+
+
+def checked_value(value, dt, type_name=None):
+    """The Python number ``value`` as an element of dtype ``dt``, refusing values that do not fit.
+
+    This is PyTorch's ``checked_convert``, used when one number becomes an
+    element (``torch.full``, ``fill_``, ``x[i] = v``, the elements of
+    ``torch.tensor([...], dtype=...)``): integers must fit the integer type
+    (unsigned types also take negative numbers down to ``-max``, which wrap
+    around: -1 is 255 in uint8), floats are truncated toward zero and must
+    fit before truncation, float32 refuses finite values beyond its range
+    (inf and nan are fine), float16 and bool take anything.  Arithmetic with
+    a number (``x + 300``) does not check: it wraps.
+
+    Raises:
+        RuntimeError: "value cannot be converted to type uint8_t without
+            overflow"; ``type_name`` defaults to the C++ name PyTorch uses.
+    """
+    kind = dt._kind
+    if kind == "b" or dt is float16 or dt is float64:
+        return value
+    if kind == "f":                          # float32
+        if abs(value) > _FLOAT32_MAX and abs(value) != float("inf"):
+            raise RuntimeError(f"value cannot be converted to type {type_name or dt._cpp_name} without overflow")
+        return value
+    info = np.iinfo(dt.numpy_dtype)
+    if isinstance(value, _builtin_float):
+        fits = info.min <= value <= info.max          # False for nan
+    elif dt is uint8:
+        fits = -info.max <= value <= info.max
+    else:
+        fits = info.min <= value <= info.max
+    if not fits:
+        raise RuntimeError(f"value cannot be converted to type {type_name or dt._cpp_name} without overflow")
+    return _builtin_int(value) % (info.max + 1) if dt is uint8 else _builtin_int(value)

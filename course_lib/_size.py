@@ -1,6 +1,7 @@
 """``torch.Size``: the shape of a tensor, a tuple that prints as PyTorch prints it."""
 
 import math
+import operator
 
 __all__ = ["Size"]
 
@@ -8,11 +9,28 @@ __all__ = ["Size"]
 class Size(tuple):
     """A tensor's shape: a tuple of ints printed as ``torch.Size([2, 3])``.
 
-    Behaves like a tuple (indexing, ``==`` with tuples, unpacking).
-    ``numel()`` is the product of the sizes.  Mirrors ``torch.Size``.
+    Behaves like a tuple (indexing, ``==`` with tuples, unpacking); slicing,
+    ``+`` and ``*`` give a ``Size`` again.  ``numel()`` is the product of
+    the sizes.  Mirrors ``torch.Size``.
+
+    Raises:
+        TypeError: an item that is not an integer ("torch.Size() takes an
+            iterable of 'int' (item 0 is 'float')").
     """
 
     __slots__ = ()
+    __module__ = "torch"
+
+    def __new__(cls, sizes=()):
+        items = tuple(sizes)
+        for i, s in enumerate(items):
+            if s.__class__ is not int:
+                try:
+                    items = items[:i] + (operator.index(s),) + items[i + 1:]
+                except TypeError:
+                    raise TypeError(f"torch.Size() takes an iterable of 'int' (item {i} is "
+                                    f"'{type(s).__name__}')") from None
+        return tuple.__new__(cls, items)
 
     def __repr__(self):
         return f"torch.Size([{', '.join(map(str, self))}])"
@@ -28,10 +46,19 @@ class Size(tuple):
         return Size(r) if isinstance(key, slice) else r
 
     def __add__(self, other):
-        return Size(tuple.__add__(self, tuple(other)))
+        if not isinstance(other, tuple):
+            raise TypeError(f"can only concatenate tuple (not {type(other).__name__}) to torch.Size")
+        return Size(tuple.__add__(self, other))
 
     def __radd__(self, other):
-        return Size(tuple(other) + tuple(self))
+        if not isinstance(other, tuple):
+            return NotImplemented
+        return Size(other + tuple(self))
+
+    def __mul__(self, n):
+        return Size(tuple.__mul__(self, n))
+
+    __rmul__ = __mul__
 
     def __reduce__(self):
         return (Size, (tuple(self),))

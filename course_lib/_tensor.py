@@ -26,11 +26,13 @@ import numpy as np
 from . import _dtype
 from ._device import backend_of, device_of, to_numpy
 from ._size import Size
+from ._strides import element_strides
 from .autograd import grad_mode
 
 __all__ = ["Tensor", "wrap"]
 
 _new = object.__new__
+_new_size = tuple.__new__      # a Size from an array's shape, which holds ints already
 
 NON_LEAF_GRAD_WARNING = (
     "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
@@ -97,7 +99,7 @@ class Tensor:
     @property
     def shape(self):
         """The sizes of the dimensions, a ``torch.Size``."""
-        return Size(self._data.shape)
+        return _new_size(Size, self._data.shape)
 
     def size(self, dim=None):
         """``size()`` is ``shape``; ``size(d)`` is the size of dimension ``d`` (negative counts from the end).
@@ -106,7 +108,7 @@ class Tensor:
             IndexError: ``d`` out of range, with PyTorch's message.
         """
         if dim is None:
-            return Size(self._data.shape)
+            return _new_size(Size, self._data.shape)
         return self._data.shape[self._wrap_dim(dim)]
 
     @property
@@ -161,23 +163,30 @@ class Tensor:
 
         ``stride()`` gives all of them as a tuple, ``stride(d)`` one.
         A contiguous ``(2, 3)`` tensor has strides ``(3, 1)``; its transpose
-        ``(1, 3)``.
+        ``(1, 3)``.  Mirrors ``Tensor.stride``.
+
+        Raises:
+            IndexError: ``d`` out of range, with PyTorch's message.
         """
-        item = self._data.itemsize
-        strides = tuple(s // item for s in self._data.strides)
+        strides = element_strides(self._data)
         return strides if dim is None else strides[self._wrap_dim(dim)]
 
     def data_ptr(self):
-        """Address of the first element in memory (an int). Views of one tensor differ only by the offset."""
+        """Address of the first element in memory (an int); 0 for a tensor without elements.
+
+        Views of one tensor differ only by their offset times the element
+        size.  Mirrors ``Tensor.data_ptr``.
+        """
         if self._data.size == 0:
             return 0
         return _address(self._data)
 
     def storage_offset(self):
-        """How many elements this tensor's first element lies after the start of its storage."""
+        """How many elements this tensor's first element lies after the start of its storage.
+
+        Mirrors ``Tensor.storage_offset``.
+        """
         storage = self._storage if self._storage is not None else self._data
-        if self._data.size == 0 or storage.size == 0:
-            return 0
         return (_address(self._data) - _address(storage)) // self._data.itemsize
 
     def untyped_storage(self):

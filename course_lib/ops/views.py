@@ -7,9 +7,9 @@ changes the original.  ``reshape`` is a view when the strides allow it and a
 copy otherwise; ``clone`` and ``contiguous`` (of a non-contiguous tensor)
 always copy.
 
-Strides are PyTorch's, computed here (``compute_view_strides`` is
-PyTorch's own rule): NumPy sometimes picks other strides for dimensions of
-size 1, and never has zero-size-dimension strides like PyTorch's.
+Strides are PyTorch's (``course_lib/_strides.py``; ``compute_view_strides``
+is PyTorch's rule for ``view``): NumPy sometimes picks other strides for
+dimensions of size 1, and gives empty arrays strides of 0.
 """
 
 import math
@@ -18,6 +18,7 @@ import numpy as np
 
 from .. import _dtype
 from .._device import backend_of
+from .._strides import contiguous_strides, element_strides, empty_preserving, strided
 from .._tensor import Tensor, wrap_dim
 from ..autograd import grad_mode
 from ..autograd.function import NO_CONTEXT, Op
@@ -27,21 +28,12 @@ __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", 
            "movedim", "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to",
            "broadcast_tensors", "broadcast_shapes", "contiguous", "clone", "narrow", "select", "unbind",
            "cat", "concat", "concatenate", "stack", "split", "chunk", "flip", "as_strided",
-           "compute_view_strides", "contiguous_strides"]
+           "compute_view_strides"]
 
 
 # ---------------------------------------------------------------------------
 # Strides
 # ---------------------------------------------------------------------------
-
-def contiguous_strides(shape):
-    """Row-major strides (in elements) PyTorch gives a new tensor of ``shape``."""
-    strides, acc = [], 1
-    for size in reversed(shape):
-        strides.append(acc)
-        acc *= max(size, 1)
-    return tuple(reversed(strides))
-
 
 def compute_view_strides(oldshape, oldstride, newshape):
     """Strides for viewing a tensor of ``oldshape``/``oldstride`` as ``newshape``, or None if impossible.
@@ -83,21 +75,6 @@ def compute_view_strides(oldshape, oldstride, newshape):
     return tuple(newstride)
 
 
-def strided(x, shape, strides):
-    """A view of array ``x`` (same first element) with ``shape`` and ``strides`` in elements."""
-    shape, item = tuple(shape), x.itemsize
-    byte_strides = tuple(s * item for s in strides)
-    if x.shape == shape and x.strides == byte_strides:
-        return x
-    if x.__class__ is np.ndarray:
-        return np.lib.stride_tricks.as_strided(x, shape, byte_strides, writeable=x.flags.writeable)
-    return backend_of(x).lib.stride_tricks.as_strided(x, shape, byte_strides)
-
-
-def element_strides(x):
-    return tuple(s // x.itemsize for s in x.strides)
-
-
 def infer_size(shape, numel):
     """Resolve one ``-1`` in ``shape`` for a tensor of ``numel`` elements.
 
@@ -128,6 +105,27 @@ def infer_size(shape, numel):
     elif known != numel:
         raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
     return tuple(shape)
+
+
+def expand_strides(shape, strides, sizes):
+    """PyTorch's strides for ``expand``-ing a tensor of ``shape``/``strides`` to ``sizes`` (``inferExpandGeometry``).
+
+    A stretched dimension (size 1 to n) gets stride 0.  A new leading
+    dimension gets stride 0 too unless its size is 1; then it gets the
+    stride a contiguous tensor would have there.  A 0-d tensor expands with
+    all strides 0.  ``sizes`` must already be checked (no -1).
+    """
+    if not shape:
+        return (0,) * len(sizes)
+    out = [0] * len(sizes)
+    lead = len(sizes) - len(shape)
+    for i in range(len(sizes) - 1, -1, -1):
+        if i >= lead:
+            size, stride = shape[i - lead], strides[i - lead]
+        else:
+            size, stride = 1, sizes[i + 1] * out[i + 1]
+        out[i] = stride if size == sizes[i] else 0
+    return tuple(out)
 
 
 def _shape_arg(size, name="view"):
@@ -259,12 +257,7 @@ class Expand(Op):
 
     def forward(ctx, a, shape):
         ctx.shape = a.shape
-        lead = len(shape) - a.ndim
-        strides = [0] * lead + list(element_strides(a))
-        for i, s in enumerate(shape):
-            if i >= lead and a.shape[i - lead] == 1 and s != 1:
-                strides[i] = 0
-        return strided(a, shape, strides)
+        return strided(a, shape, expand_strides(a.shape, element_strides(a), shape))
 
     def backward(ctx, grad):
         return (grad,)        # the engine sums it back to the input's shape
@@ -289,7 +282,13 @@ class Slice(Op):
     def forward(ctx, a, axis, start, stop, step):
         key = (slice(None),) * axis + (slice(start, stop, step),)
         ctx.shape, ctx.key = a.shape, key
-        return a[key]
+        if stop > start:
+            return a[key]
+        # NumPy starts an empty slice at the beginning; PyTorch moves the offset to `start`
+        strides = list(element_strides(a))
+        offset = start * strides[axis]
+        strides[axis] *= step
+        return strided(a, a.shape[:axis] + (0,) + a.shape[axis + 1:], strides, offset)
 
     def backward(ctx, grad):
         out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
@@ -311,10 +310,16 @@ class AsStrided(Op):
         return (out.reshape(shape),)
 
 
+def _viewable(x):
+    """The array ``x`` ready for NumPy's view operations: an empty one gets PyTorch's strides first
+    (NumPy gives empty arrays strides of 0, and views keep whatever strides they find)."""
+    return strided(x, x.shape, element_strides(x)) if x.size == 0 else x
+
+
 def view_op(op, base, params=None):
     """Apply a view operation to tensor ``base``; the result shares its memory (see ``make_view``)."""
     recording = grad_mode.enabled and base._requires_grad
-    x = base._data
+    x = _viewable(base._data)
     ctx = op.Node() if recording else NO_CONTEXT
     array = op.forward(ctx, x, **params) if params else op.forward(ctx, x)
     t = D.make_view(base, array)
@@ -349,7 +354,7 @@ def view(input, *shape):
         return _view_dtype(input, shape[0])
     x = input._data
     shape = infer_size(_shape_arg(shape), x.size)
-    strides = compute_view_strides(x.shape, element_strides(x) if x.size else contiguous_strides(x.shape), shape)
+    strides = compute_view_strides(x.shape, element_strides(x), shape)
     if strides is None:
         raise RuntimeError(VIEW_ERROR)
     return view_op(View, input, {"shape": shape, "strides": strides})
@@ -375,7 +380,7 @@ def reshape(input, *shape):
     """
     x = input._data
     shape = infer_size(_shape_arg(shape, "reshape"), x.size)
-    strides = compute_view_strides(x.shape, element_strides(x) if x.size else contiguous_strides(x.shape), shape)
+    strides = compute_view_strides(x.shape, element_strides(x), shape)
     if strides is not None:
         return view_op(View, input, {"shape": shape, "strides": strides})
     # Not viewable: copy into fresh contiguous memory, then view that (what PyTorch records too:
@@ -521,22 +526,21 @@ def expand(input, *sizes):
                            f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
                            f"of dimensions in the tensor ({x.ndim})")
     lead = len(sizes) - x.ndim
-    shape = []
-    for i, s in enumerate(sizes):
+    shape = list(sizes)
+    for i in range(len(sizes) - 1, -1, -1):         # right to left, as PyTorch checks
+        s = sizes[i]
         if i < lead:
             if s < 0:
                 raise RuntimeError(f"The expanded size of the tensor ({s}) isn't allowed in a leading, "
                                    f"non-existing dimension {i}")
-            shape.append(s)
             continue
         have = x.shape[i - lead]
         if s == -1:
-            s = have
-        if have != s and have != 1:
+            shape[i] = have
+        elif have != s and have != 1:
             raise RuntimeError(f"The expanded size of the tensor ({s}) must match the existing size ({have}) at "
                                f"non-singleton dimension {i}.  Target sizes: [{', '.join(map(str, sizes))}].  "
                                f"Tensor sizes: [{', '.join(map(str, x.shape))}]")
-        shape.append(s)
     return view_op(Expand, input, {"shape": tuple(shape)})
 
 
@@ -592,17 +596,24 @@ preserve_format = _MemoryFormat("preserve_format")
 class Clone(Op):
     node_name = "CloneBackward0"
 
-    def forward(ctx, a, order="K"):
-        return a.copy(order=order)
+    def forward(ctx, a, contiguous=False):
+        if contiguous or a.flags.c_contiguous:
+            return a.copy()
+        out = empty_preserving(a, a.dtype)     # keeps the input's layout, as torch.preserve_format does
+        out[...] = a
+        return out
 
     def backward(ctx, grad):
         return (grad,)
 
 
 def clone(input, *, memory_format=None):
-    """A copy with its own memory that stays in the autograd graph (``CloneBackward0``). Mirrors ``torch.clone``."""
-    order = "C" if memory_format is contiguous_format else "K"   # "K" keeps the input's memory order
-    return D.record(Clone, (input,), (input._data,), {"order": order})
+    """A copy with its own memory that stays in the autograd graph (``CloneBackward0``). Mirrors ``torch.clone``.
+
+    The copy keeps the input's memory layout (a transposed matrix clones to
+    a transposed matrix) unless ``memory_format=torch.contiguous_format``.
+    """
+    return D.record(Clone, (input,), (input._data,), {"contiguous": memory_format is contiguous_format})
 
 
 def contiguous(input, memory_format=None):
@@ -661,7 +672,7 @@ def unbind(input, dim=0):
 def _multi_view(op, input, params):
     """A multi-output view op (split, chunk, unbind): every output shares the input's memory."""
     recording = grad_mode.enabled and input._requires_grad
-    x = input._data
+    x = _viewable(input._data)
     ctx = op.Node() if recording else NO_CONTEXT
     arrays = op.forward(ctx, x, **params)
     outs = []
@@ -855,7 +866,7 @@ def as_strided(input, size, stride, storage_offset=None):
     x = input._data
     base = input._storage if input._storage is not None else x
     offset = input.storage_offset() if storage_offset is None else storage_offset
-    flat = base.reshape(-1) if base.flags.c_contiguous else base
-    start = flat[offset:] if offset else flat
-    return D.make_view(input, strided(start, tuple(size), tuple(stride)))
+    if offset and base.__class__ is not np.ndarray:     # CuPy: start the view at the offset first
+        base, offset = base.reshape(-1)[offset:], 0
+    return D.make_view(input, strided(base, tuple(size), tuple(stride), offset))
 

@@ -1,0 +1,159 @@
+"""Strides: how PyTorch lays a tensor's elements out in memory.
+
+A tensor is a block of memory (its *storage*) read through a shape, a
+*stride* per dimension (how many elements to skip to move one step along
+it) and a *storage offset* (where the first element is).  A new
+``(2, 3)`` tensor has strides ``(3, 1)``; its transpose ``(1, 3)``.
+
+course_lib keeps one backend array per tensor, and the array's own byte
+strides are the tensor's strides.  The rules here are PyTorch's, for the
+places where NumPy would choose differently:
+
+* ``contiguous_strides``: the strides of a new tensor (sizes of 0 count as 1);
+* ``element_strides``: an array's strides in elements (NumPy gives every
+  empty array strides of 0; PyTorch keeps real ones);
+* ``dense_strides``: the layout a copy keeps (``clone``, ``*_like``, ``to``):
+  the same strides when the tensor has no gaps and no overlaps, otherwise
+  the same *order* of dimensions without the gaps;
+* ``strided``: a view of an array with given sizes, strides and offset;
+  ``empty_strided`` allocates one.
+"""
+
+import numpy as np
+
+from ._device import backend_of
+
+__all__ = ["contiguous_strides", "element_strides", "is_non_overlapping_and_dense", "dense_strides", "strided",
+           "empty_strided", "empty_preserving"]
+
+
+def contiguous_strides(shape):
+    """Row-major strides (in elements) PyTorch gives a new tensor of ``shape``: ``(2, 3, 4)`` -> ``(12, 4, 1)``."""
+    strides, acc = [], 1
+    for size in reversed(shape):
+        strides.append(acc)
+        acc *= max(size, 1)
+    return tuple(reversed(strides))
+
+
+def element_strides(array):
+    """The strides of a backend array in elements, as PyTorch reports them.
+
+    NumPy sets every stride of an empty array to 0; such an array is a new
+    (contiguous) tensor for PyTorch.  Views of empty tensors are built with
+    explicit strides (see ``strided``), which NumPy keeps.
+    """
+    strides = array.strides
+    if array.size == 0 and not any(strides):
+        return contiguous_strides(array.shape)
+    item = array.itemsize
+    return tuple(s // item for s in strides)
+
+
+def is_non_overlapping_and_dense(shape, strides):
+    """True if the elements fill a block of memory exactly once, in some order of the dimensions.
+
+    Mirrors ``Tensor.is_non_overlapping_and_dense`` (a C++ method in PyTorch).
+    """
+    if len(shape) == 1:
+        return shape[0] < 2 or strides[0] == 1
+    expected = 1
+    for d in sorted((d for d in range(len(shape)) if shape[d] > 1), key=lambda d: strides[d]):
+        if strides[d] != expected:
+            return False
+        expected *= shape[d]
+    return True
+
+
+def dense_strides(shape, strides):
+    """The strides of a copy that "preserves the memory format" of a tensor with ``strides``.
+
+    A tensor without gaps or overlaps keeps its strides (so the copy of a
+    transposed matrix is transposed too).  Otherwise the dimensions keep
+    their order in memory, smallest stride first, and the gaps close;
+    dimensions of stride 0 (expanded) stay where a contiguous tensor has
+    them.  This is PyTorch's ``infer_dense_strides``.
+    """
+    if is_non_overlapping_and_dense(shape, strides):
+        return tuple(strides)
+    ndim = len(shape)
+    perm = list(range(ndim - 1, -1, -1))       # fastest-moving dimension first
+
+    def should_swap(d0, d1):
+        s0, s1 = strides[d0], strides[d1]
+        if s0 == 0 or s1 == 0:
+            return 0
+        if s0 != s1:
+            return -1 if s0 < s1 else 1
+        return 1 if shape[d0] > shape[d1] else 0
+
+    for i in range(1, ndim):                    # insertion sort that tolerates ambiguous pairs
+        d1 = i
+        for d0 in range(i - 1, -1, -1):
+            c = should_swap(perm[d0], perm[d1])
+            if c > 0:
+                perm[d0], perm[d1] = perm[d1], perm[d0]
+                d1 = d0
+            elif c < 0:
+                break
+    out, acc = [0] * ndim, 1
+    for d in perm:
+        out[d] = acc
+        if shape[d] > 1:
+            acc *= shape[d]
+    return tuple(out)
+
+
+class _ArrayInterface:
+    """Something NumPy can view: a data pointer plus geometry, keeping the array it points into alive."""
+
+    __slots__ = ("__array_interface__", "base")
+
+    def __init__(self, interface, base):
+        self.__array_interface__ = interface
+        self.base = base
+
+
+def strided(x, shape, strides, offset=0):
+    """A view of backend array ``x``'s memory with ``shape``, ``strides`` (in elements) and its first element
+    ``offset`` elements after ``x``'s.
+
+    This is ``torch.as_strided`` on arrays.  The caller guarantees that the
+    view stays inside the memory ``x`` belongs to; ``offset`` is only used
+    for views with no elements (NumPy and CuPy slice those at the start).
+    """
+    shape, item = tuple(shape), x.itemsize
+    byte_strides = tuple(s * item for s in strides)
+    if not offset and x.shape == shape and x.strides == byte_strides:
+        return x
+    if x.__class__ is not np.ndarray:
+        # CuPy; only an empty view has an offset here, and there it is not worth a raw pointer
+        return backend_of(x).lib.stride_tricks.as_strided(x, shape, byte_strides)
+    interface = x.__array_interface__
+    return np.asarray(_ArrayInterface({
+        "version": 3, "typestr": interface["typestr"], "shape": shape, "strides": byte_strides,
+        "data": (interface["data"][0] + offset * item, not x.flags.writeable)}, x))
+
+
+def empty_strided(xp, shape, strides, dtype):
+    """An uninitialised array of ``xp`` (NumPy or CuPy) with exactly these ``strides``.
+
+    Mirrors ``torch.empty_strided``.
+    """
+    shape = tuple(shape)
+    if tuple(strides) == contiguous_strides(shape):
+        return xp.empty(shape, dtype=dtype)
+    size = 1 + sum((n - 1) * s for n, s in zip(shape, strides)) if all(shape) else 0
+    return strided(xp.empty(size, dtype=dtype), shape, strides)
+
+
+def empty_preserving(x, dtype, xp=None):
+    """An uninitialised array shaped like array ``x``, laid out as PyTorch's copies of ``x`` are (``dense_strides``).
+
+    This is the memory layout of ``clone()``, ``to(dtype)`` and the
+    ``*_like`` functions (``memory_format=torch.preserve_format``).
+    """
+    xp = xp or backend_of(x)
+    if x.flags.c_contiguous:
+        return xp.empty(x.shape, dtype=dtype)
+    return empty_strided(xp, x.shape, dense_strides(x.shape, element_strides(x)), dtype)
