@@ -222,6 +222,9 @@ def test_describe_sentences():
     x, z = _square_sum()
     s = BackwardStepper(z, names={"x": x, "z": z})
     assert s.describe().startswith("还没有开始：共 4 步")
+    assert repr(s) == "BackwardStepper(第 0/4 步)"
+    draw_graph(s)
+    assert x.grad is None                       # showing the stepper does not run backward yet
     s.step()
     assert s.describe() == "第 1/4 步：backward() 从 z 出发，初始梯度为 tensor(1.)。"
     s.run()

@@ -431,7 +431,7 @@ class BackwardStepper:
     def describe(self, step=None):
         """One Chinese sentence about ``step`` (default: the current one)."""
         s = self.current if step is None else step
-        total = len(self.steps)
+        total = self.total
         if s is None:
             return f"还没有开始：共 {total} 步。点“下一步”调用 backward()。"
         head = f"第 {s.index}/{total} 步："
@@ -455,12 +455,18 @@ class BackwardStepper:
                 return self.graph.node(e.target).label
         return "?"
 
+    @property
+    def total(self):
+        """How many steps there are: before the first step, one per node of the graph (nothing runs to count)."""
+        if self._steps is not None:
+            return len(self._steps)
+        return 1 + sum(1 for n in self.graph.nodes if n.kind in ("function", "accumulate"))
+
     def _repr_png_(self):
         return _png(draw_graph(self))
 
     def __repr__(self):
-        total = "?" if self._steps is None else len(self._steps)
-        return f"BackwardStepper(第 {self.position}/{total} 步)"
+        return f"BackwardStepper(第 {self.position}/{self.total} 步)"
 
 
 def _copy_grad(tensor):
@@ -606,6 +612,8 @@ def draw_graph(target, ax=None, title=None, width=None):
                      patchB=boxes[e.target].get_bbox_patch(), connectionstyle=f"arc3,rad={rad}")
         if len(points) == 2:
             props["patchA"] = boxes[e.source].get_bbox_patch()
+        else:
+            props["shrinkA"] = 0            # continue the polyline without a gap
         ax.annotate("", xy=points[-1], xytext=points[-2], arrowprops=props, zorder=2)
         if e in edge_grads:
             new = current is not None and e in current.grads_out
