@@ -247,6 +247,28 @@ def _close(a, b, rtol, atol):
     return a == b
 
 
+def _first_difference(got, want, rtol, atol):
+    """"：位置 (1, 0) 应为 255，得到 202" for the first element that differs (nested lists of one shape)."""
+    def walk(g, w, index):
+        if isinstance(w, list):
+            for i, (a, b) in enumerate(zip(g, w)):
+                found = walk(a, b, index + (i,))
+                if found:
+                    return found
+            return None
+        return None if _close(g, w, rtol, atol) else (index, g, w)
+    try:
+        found = walk(got, want, ())
+    except TypeError:
+        return ""
+    if not found:
+        return ""
+    index, g, w = found
+    where = f"位置 {index}" if len(index) != 1 else f"位置 {index[0]}"
+    where = f"{where} " if index else "这个值"
+    return f"：{where}应为 {_fmt_number(w)}，得到 {_fmt_number(g)}"
+
+
 def compare(got, want, rtol=1e-5, atol=1e-6):
     """``None`` when ``got`` matches ``want`` (floats within tolerance), else a Chinese reason.
 
@@ -272,7 +294,7 @@ def compare(got, want, rtol=1e-5, atol=1e-6):
         if "requires_grad" in w and g.get("requires_grad") != w["requires_grad"]:
             return f"requires_grad 应为 {w['requires_grad']}"
         if not _close(g["values"], w["values"], rtol, atol):
-            return "数值不对"
+            return "数值不对" + _first_difference(g["values"], w["values"], rtol, atol)
         return None
     if not _close(g, w, rtol, atol):
         return "结果不对"

@@ -37,6 +37,6 @@ def label_tensor(spec):
     """How a tensor input reads in a verdict: ``tensor(shape=(2, 3), dtype=torch.float32)``."""
     shape = np.shape(spec["values"])
     extra = ", requires_grad=True" if spec.get("requires_grad") else ""
-    if len(shape) == 0 or np.size(spec["values"]) <= 6:
+    if len(shape) == 0 or np.size(spec["values"]) <= 12:
         return f"torch.tensor({spec['values']}, dtype=torch.{spec.get('dtype', 'float32')}{extra})"
     return f"形状为 {tuple(shape)} 的 torch.{spec.get('dtype', 'float32')} 张量{extra}"
