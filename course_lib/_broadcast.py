@@ -11,6 +11,8 @@ input is the output gradient summed over the positions that were
 stretched.
 """
 
+from collections.abc import Sequence
+
 __all__ = ["broadcast_shape", "broadcast_shapes_of", "sum_to"]
 
 
@@ -25,14 +27,14 @@ def broadcast_shape(a, b):
         return a
     na, nb = len(a), len(b)
     n = na if na > nb else nb
-    out = []
-    for i in range(n):
+    out = [0] * n
+    for i in range(n - 1, -1, -1):          # right to left: the rightmost mismatch is the one reported
         da = a[i - n + na] if i - n + na >= 0 else 1
         db = b[i - n + nb] if i - n + nb >= 0 else 1
         if da == db or db == 1:
-            out.append(da)
+            out[i] = da
         elif da == 1:
-            out.append(db)
+            out[i] = db
         else:
             raise RuntimeError(f"The size of tensor a ({da}) must match the size of tensor b ({db}) "
                                f"at non-singleton dimension {i}")
@@ -40,27 +42,35 @@ def broadcast_shape(a, b):
 
 
 def broadcast_shapes_of(shapes):
-    """The broadcast shape of any number of shapes, with ``torch.broadcast_shapes``' error.
+    """The broadcast shape (a list) of any number of shapes, as ``torch.broadcast_shapes`` computes it.
+
+    An int stands for a 1-d shape and None is skipped.
 
     Raises:
         RuntimeError: PyTorch's "Attempting to broadcast a dimension of
-            length ... Mismatching argument at index ..." message.
+            length ... Mismatching argument at index ..." message, or a shape
+            that is not a sequence of ints.
+        ValueError: a negative size.
     """
-    ndim = max((len(s) for s in shapes), default=0)
-    result = [1] * ndim
+    shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
+    for shape in shapes:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
+    result = [1] * max((len(s) for s in shapes), default=0)
     for index, shape in enumerate(shapes):
         for i in range(-1, -len(shape) - 1, -1):
             size = shape[i]
-            if size < 0:
-                raise RuntimeError(f"Trying to create tensor with negative dimension {size}: {list(shape)}")
-            if result[i] == 1 or result[i] == size:
-                result[i] = size if size != 1 else result[i]
-            elif size != 1:
+            if size == result[i]:
+                continue
+            if result[i] == 1:
+                if size < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                result[i] = size
+            if size != 1 and size != result[i]:
                 raise RuntimeError(
                     f"Attempting to broadcast a dimension of length {size} at {i}! Mismatching argument at "
-                    f"index {index} had {tuple(shape)}; but expected shape should be broadcastable to "
-                    f"{result}")
-    return tuple(result)
+                    f"index {index} had {shape}; but expected shape should be broadcastable to {result}")
+    return result
 
 
 def sum_to(array, shape):

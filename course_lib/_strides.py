@@ -14,7 +14,8 @@ places where NumPy would choose differently:
   empty array strides of 0; PyTorch keeps real ones);
 * ``dense_strides``: the layout a copy keeps (``clone``, ``*_like``, ``to``):
   the same strides when the tensor has no gaps and no overlaps, otherwise
-  the same *order* of dimensions without the gaps;
+  the same *order* of dimensions without the gaps; ``iterator_strides``:
+  the layout of a result computed from several inputs;
 * ``strided``: a view of an array with given sizes, strides and offset;
   ``empty_strided`` allocates one.
 """
@@ -23,8 +24,8 @@ import numpy as np
 
 from ._device import backend_of
 
-__all__ = ["contiguous_strides", "element_strides", "is_non_overlapping_and_dense", "dense_strides", "strided",
-           "empty_strided", "empty_preserving"]
+__all__ = ["contiguous_strides", "element_strides", "is_non_overlapping_and_dense", "dense_strides",
+           "iterator_strides", "strided", "empty_strided", "empty_preserving", "address", "partial_overlap"]
 
 
 def contiguous_strides(shape):
@@ -65,27 +66,27 @@ def is_non_overlapping_and_dense(shape, strides):
     return True
 
 
-def dense_strides(shape, strides):
-    """The strides of a copy that "preserves the memory format" of a tensor with ``strides``.
+def _memory_order(shape, operand_strides):
+    """The dimensions ordered from fastest- to slowest-moving in memory, as PyTorch's TensorIterator orders them.
 
-    A tensor without gaps or overlaps keeps its strides (so the copy of a
-    transposed matrix is transposed too).  Otherwise the dimensions keep
-    their order in memory, smallest stride first, and the gaps close;
-    dimensions of stride 0 (expanded) stay where a contiguous tensor has
-    them.  This is PyTorch's ``infer_dense_strides``.
+    Each operand (a tuple of strides, 0 where it is broadcast) may decide
+    the order of two dimensions; the first one with an opinion wins, and
+    where none has one (strides of 0) the order of a contiguous tensor stays.
+    Equal strides put the smaller dimension first.
     """
-    if is_non_overlapping_and_dense(shape, strides):
-        return tuple(strides)
     ndim = len(shape)
-    perm = list(range(ndim - 1, -1, -1))       # fastest-moving dimension first
+    perm = list(range(ndim - 1, -1, -1))        # contiguous: the last dimension moves fastest
 
     def should_swap(d0, d1):
-        s0, s1 = strides[d0], strides[d1]
-        if s0 == 0 or s1 == 0:
-            return 0
-        if s0 != s1:
-            return -1 if s0 < s1 else 1
-        return 1 if shape[d0] > shape[d1] else 0
+        for strides in operand_strides:
+            s0, s1 = strides[d0], strides[d1]
+            if s0 == 0 or s1 == 0:
+                continue
+            if s0 != s1:
+                return -1 if s0 < s1 else 1
+            if shape[d0] > shape[d1]:
+                return 1
+        return 0
 
     for i in range(1, ndim):                    # insertion sort that tolerates ambiguous pairs
         d1 = i
@@ -96,12 +97,40 @@ def dense_strides(shape, strides):
                 d1 = d0
             elif c < 0:
                 break
-    out, acc = [0] * ndim, 1
+    return perm
+
+
+def _strides_in_order(shape, perm):
+    out, acc = [0] * len(shape), 1
     for d in perm:
         out[d] = acc
-        if shape[d] > 1:
-            acc *= shape[d]
+        acc *= max(shape[d], 1)
     return tuple(out)
+
+
+def dense_strides(shape, strides):
+    """The strides of a copy that "preserves the memory format" of a tensor with ``strides``.
+
+    A tensor without gaps or overlaps keeps its strides (so the copy of a
+    transposed matrix is transposed too).  Otherwise the dimensions keep
+    their order in memory and the gaps close; dimensions of stride 0
+    (expanded) stay where a contiguous tensor has them.  This is PyTorch's
+    ``infer_dense_strides``.
+    """
+    if is_non_overlapping_and_dense(shape, strides):
+        return tuple(strides)
+    return _strides_in_order(shape, _memory_order(shape, (strides,)))
+
+
+def iterator_strides(shape, operand_strides):
+    """The strides of the result PyTorch's TensorIterator allocates for operands with these strides.
+
+    ``operand_strides`` holds one tuple per input, broadcast to ``shape``
+    (stride 0 in broadcast dimensions).  The result follows the memory order
+    of the inputs (``x.t() + 1`` is transposed too); the first input decides
+    where they disagree.
+    """
+    return _strides_in_order(shape, _memory_order(shape, operand_strides))
 
 
 class _ArrayInterface:
@@ -157,3 +186,30 @@ def empty_preserving(x, dtype, xp=None):
     if x.flags.c_contiguous:
         return xp.empty(x.shape, dtype=dtype)
     return empty_strided(xp, x.shape, dense_strides(x.shape, element_strides(x)), dtype)
+
+
+def address(array):
+    """The address of an array's first element (NumPy or CuPy)."""
+    if array.__class__ is np.ndarray:
+        return array.__array_interface__["data"][0]
+    return backend_of(array).asarray(array).data.ptr
+
+
+def partial_overlap(a, b):
+    """True when arrays ``a`` and ``b`` share some memory without being the same elements in the same layout.
+
+    Writing ``b`` into ``a`` element by element would then read elements
+    already overwritten, so PyTorch refuses it ("some elements of the input
+    tensor and the written-to tensor refer to a single memory location").
+    Like PyTorch, only tensors without gaps or overlaps are checked.
+    """
+    if a is b or a.size == 0 or b.size == 0:
+        return False
+    sa, sb = element_strides(a), element_strides(b)
+    if not (is_non_overlapping_and_dense(a.shape, sa) and is_non_overlapping_and_dense(b.shape, sb)):
+        return False
+    a0, b0 = address(a), address(b)
+    a1, b1 = a0 + a.nbytes, b0 + b.nbytes
+    if a0 == b0 and a1 == b1:
+        return sa != sb
+    return a0 < b1 and b0 < a1

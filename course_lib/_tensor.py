@@ -24,8 +24,9 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._device import backend_of, device_of, to_numpy
+from ._device import device_of, to_numpy, writeable
 from ._size import Size
+from ._strides import address as _address
 from ._strides import element_strides
 from .autograd import grad_mode
 
@@ -615,10 +616,10 @@ class Tensor:
         """
         current = self._grad
         if current is None:
-            if shared or grad.base is not None or not grad.flags.c_contiguous or not grad.flags.writeable:
+            if shared or grad.base is not None or not grad.flags.c_contiguous or not writeable(grad):
                 grad = grad.copy()
             self._grad = wrap(grad)
-        elif in_place and current._grad_fn is None and current._data.flags.writeable:
+        elif in_place and current._grad_fn is None and writeable(current._data):
             current._data += grad
             current._bump()
         else:
@@ -716,12 +717,6 @@ class _Storage:
 
     def __len__(self):
         return self._array.nbytes
-
-
-def _address(array):
-    if array.__class__ is np.ndarray:
-        return array.__array_interface__["data"][0]
-    return backend_of(array).asarray(array).data.ptr
 
 
 def wrap_dim(dim, ndim):

@@ -562,8 +562,7 @@ def broadcast_shapes(*shapes):
     """
     from .._broadcast import broadcast_shapes_of
     from .._size import Size
-    norm = [(s,) if isinstance(s, int) else tuple(s) for s in shapes]
-    return Size(broadcast_shapes_of(norm))
+    return Size(broadcast_shapes_of(shapes))
 
 
 def broadcast_tensors(*tensors):
