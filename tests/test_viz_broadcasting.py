@@ -14,6 +14,7 @@ from course_lib.viz.broadcasting import (
     broadcast_outcome,
     broadcast_table,
     can_draw,
+    explorer_figure,
     parse_shape,
 )
 from course_lib.viz.memory import figure_png
@@ -180,10 +181,32 @@ def test_bad_text_shows_a_chinese_message():
     assert w.result_shape is None and w.rows == [] and "无法解析形状" in w.result_label.value
 
 
-def test_mimebundle_carries_a_static_png():
+def test_mimebundle_carries_a_static_png_for_every_pair():
     w = BroadcastExplorer("(3, 1)", "(1, 2)")
     bundle = w._repr_mimebundle_()
     assert "application/vnd.jupyter.widget-view+json" in bundle
-    assert base64.b64decode(bundle["image/png"]).startswith(b"\x89PNG")
-    w.set_shapes("(2, 3)", "(4,)")
+    first = base64.b64decode(bundle["image/png"])
+    assert first.startswith(b"\x89PNG") and first == w.static_png
+    w.set_shapes("(2, 3)", "(4,)")                 # fails, nothing stretched to draw, still a picture
+    second = base64.b64decode(w._repr_mimebundle_()["image/png"])
+    assert second.startswith(b"\x89PNG") and second != first
+    w.shape_a.value = "nonsense"
     assert "image/png" not in w._repr_mimebundle_()
+
+
+def test_explorer_figure_shows_table_result_and_error():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ok = explorer_figure((2, 1, 4), (3, 1))
+        bad = explorer_figure((2, 3), (4,))
+        figure_png(ok), figure_png(bad)
+    assert not [w for w in caught if "Glyph" in str(w.message)]
+    texts = [t.get_text() for t in ok.axes[0].texts]
+    for label in ("第 -3 维", "第 -2 维", "第 -1 维", "b 缺失", "a 为 1", "b 为 1", "结果形状：torch.Size([2, 3, 4])"):
+        assert label in texts
+    assert not [p for p in ok.axes[0].patches if p.get_linestyle() == "--"]     # 3-d: no stretch drawing
+    texts = [t.get_text() for t in bad.axes[0].texts]
+    assert "不匹配" in texts and "失败" in texts
+    assert any(t.startswith("a + b 报错：\nRuntimeError: The size of tensor a (3) must match") for t in texts)
+    small = explorer_figure((3, 1), (1, 2))
+    assert len([p for p in small.axes[0].patches if p.get_linestyle() == "--"]) == 7

@@ -14,6 +14,7 @@ each position works or fails; ``broadcast_outcome`` asks course_lib itself
 import ast
 import base64
 import itertools
+import textwrap
 from collections import namedtuple
 
 import ipywidgets as widgets
@@ -24,7 +25,7 @@ from .fonts import use_chinese_font
 from .memory import displayable, figure_png
 
 __all__ = ["BroadcastRow", "VERDICTS", "parse_shape", "broadcast_table", "broadcast_outcome", "can_draw",
-           "broadcast_figure", "BroadcastExplorer"]
+           "broadcast_figure", "explorer_figure", "BroadcastExplorer"]
 
 BroadcastRow = namedtuple("BroadcastRow", ["dim", "a", "b", "verdict", "size"])
 BroadcastRow.__doc__ = """One position of the right-aligned comparison.
@@ -157,6 +158,55 @@ def _grid(result):
     return result[0], result[1], lambda r, c: (r, c)
 
 
+def _draw_stretched(ax, shape_a, shape_b, top):
+    """Draw a, b (stretched) and a + b with their top edge at ``top``; returns (width, bottom)."""
+    import course_lib
+    result, _ = broadcast_outcome(shape_a, shape_b)
+    a = course_lib.arange(1, _numel(shape_a) + 1).reshape(tuple(shape_a))
+    b = (course_lib.arange(1, _numel(shape_b) + 1) * 10).reshape(tuple(shape_b))
+    total = a + b
+    rows, cols, index = _grid(result)
+    panels = [("a", a, shape_a, "#9ecae1", "#deebf7"), ("b", b, shape_b, "#fdae6b", "#fee6ce"),
+              ("a + b", total, result, "#a1d99b", None)]
+    y0 = top - 0.65
+    x = 0.0
+    for p, (name, t, shape, solid, pale) in enumerate(panels):
+        cells = _stretched(shape, result) if pale else None
+        label = (f"{name}：{_fmt_shape(shape)} → {_fmt_shape(result)}" if pale and tuple(shape) != tuple(result)
+                 else f"{name}：{_fmt_shape(shape)}")
+        ax.text(x, top, label, fontsize=10, ha="left", va="top")
+        for r in range(rows):
+            for c in range(cols):
+                idx = index(r, c)
+                if cells is None:
+                    value, original = t[idx].item() if idx else t.item(), True
+                else:
+                    src, original = cells[idx]
+                    value = t[src].item() if src else t.item()
+                ax.add_patch(Rectangle((x + c + 0.04, y0 - r - 0.96), 0.92, 0.92,
+                                       facecolor=solid if original else pale,
+                                       edgecolor="#333333" if original else "#999999",
+                                       linestyle="-" if original else "--", linewidth=1.2))
+                ax.text(x + c + 0.5, y0 - r - 0.5, str(value), ha="center", va="center", fontsize=10,
+                        color="black" if original else "#666666")
+        x += max(cols, 2.6)
+        if p < 2:
+            ax.text(x + 0.5, y0 - rows / 2, "+" if p == 0 else "=", fontsize=16, ha="center", va="center")
+            x += 1.0
+    ax.text(0, y0 - rows - 0.25, "实线格：张量真实存有的元素；虚线浅色格：广播时沿长度为 1（或缺失）的维度"
+            "“复制”出的元素，并不占内存", fontsize=8, ha="left", va="top", color="#555555")
+    return max(x, 14.5), y0 - rows - 0.9
+
+
+def _finish(fig, ax, width, bottom, top):
+    ax.set_xlim(-0.2, width + 0.2)
+    ax.set_ylim(bottom, top)
+    ax.set_aspect("equal")
+    scale = 0.5
+    fig.set_size_inches((width + 0.4) * scale, (top - bottom) * scale)
+    return displayable(fig)
+
+
 def broadcast_figure(shape_a, shape_b):
     """A Figure of ``a + b`` for small shapes: both operands stretched to the result shape, and the result.
 
@@ -168,53 +218,66 @@ def broadcast_figure(shape_a, shape_b):
     Raises:
         ValueError: the pair does not broadcast, or is too big to draw (see ``can_draw``).
     """
-    import course_lib
     use_chinese_font()
     result, error = broadcast_outcome(shape_a, shape_b)
     if not can_draw(shape_a, shape_b):
         raise ValueError(error or f"只画不超过 2 维、每维不超过 {MAX_DRAW} 的结果")
-    a = course_lib.arange(1, _numel(shape_a) + 1).reshape(tuple(shape_a))
-    b = (course_lib.arange(1, _numel(shape_b) + 1) * 10).reshape(tuple(shape_b))
-    total = a + b
-    rows, cols, index = _grid(result)
     fig = Figure(dpi=100)
     ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
     ax.set_axis_off()
-    panels = [("a", a, shape_a, "#9ecae1", "#deebf7"), ("b", b, shape_b, "#fdae6b", "#fee6ce"),
-              ("a + b", total, result, "#a1d99b", None)]
-    x = 0.0
-    for p, (name, t, shape, solid, pale) in enumerate(panels):
-        cells = _stretched(shape, result) if pale else None
-        label = (f"{name}：{_fmt_shape(shape)} → {_fmt_shape(result)}" if pale and tuple(shape) != tuple(result)
-                 else f"{name}：{_fmt_shape(shape)}")
-        ax.text(x, 0.35, label, fontsize=10, ha="left", va="bottom")
-        for r in range(rows):
-            for c in range(cols):
-                idx = index(r, c)
-                if cells is None:
-                    value, original = t[idx].item() if idx else t.item(), True
-                else:
-                    src, original = cells[idx]
-                    value = t[src].item() if src else t.item()
-                ax.add_patch(Rectangle((x + c + 0.04, -r - 0.96), 0.92, 0.92,
-                                       facecolor=solid if original else pale,
-                                       edgecolor="#333333" if original else "#999999",
-                                       linestyle="-" if original else "--", linewidth=1.2))
-                ax.text(x + c + 0.5, -r - 0.5, str(value), ha="center", va="center", fontsize=10,
-                        color="black" if original else "#666666")
-        x += max(cols, 2.6)
-        if p < 2:
-            ax.text(x + 0.5, -rows / 2, "+" if p == 0 else "=", fontsize=16, ha="center", va="center")
-            x += 1.0
-    ax.text(0, -rows - 0.25, "实线格：张量真实存有的元素；虚线浅色格：广播时沿长度为 1（或缺失）的维度“复制”出的元素，"
-            "并不占内存", fontsize=8, ha="left", va="top", color="#555555")
-    width = max(x, 14.5)
-    ax.set_xlim(-0.2, width + 0.2)
-    ax.set_ylim(-rows - 0.9, 1.0)
-    ax.set_aspect("equal")
-    scale = 0.5
-    fig.set_size_inches((width + 0.4) * scale, (rows + 1.9) * scale)
-    return displayable(fig)
+    width, bottom = _draw_stretched(ax, shape_a, shape_b, 0.0)
+    return _finish(fig, ax, width, bottom, 0.3)
+
+
+SHORT_VERDICTS = {"equal": "相等", "a_is_1": "a 为 1", "b_is_1": "b 为 1", "a_missing": "a 缺失",
+                  "b_missing": "b 缺失", "mismatch": "不匹配"}
+
+
+def explorer_figure(shape_a, shape_b):
+    """The whole explorer as one picture: the right-aligned table, the result or error, and (small cases) the stretch.
+
+    This is the static picture ``BroadcastExplorer`` leaves in a saved
+    notebook; it works for every pair of shapes, including failing ones.
+    """
+    use_chinese_font()
+    rows = list(reversed(broadcast_table(shape_a, shape_b)))
+    result, error = broadcast_outcome(shape_a, shape_b)
+    fig = Figure(dpi=100)
+    ax = fig.add_axes((0.01, 0.01, 0.98, 0.98))
+    ax.set_axis_off()
+    ax.text(0, 0, f"a 的形状 {_fmt_shape(shape_a)}，b 的形状 {_fmt_shape(shape_b)}：右对齐，从右往左逐维比较",
+            fontsize=11, ha="left", va="top")
+    label_w, col_w, row_h, y = 1.6, 2.4, 0.75, -0.75
+    lines = [("", lambda r: f"第 {r.dim} 维"), ("a", lambda r: "—" if r.a is None else str(r.a)),
+             ("b", lambda r: "—" if r.b is None else str(r.b)), ("比较", lambda r: SHORT_VERDICTS[r.verdict]),
+             ("结果", lambda r: "失败" if r.size is None else str(r.size))]
+    for k, (name, get) in enumerate(lines):
+        top = y - k * row_h
+        ax.text(label_w / 2, top - row_h / 2, name, ha="center", va="center", fontsize=10)
+        for c, r in enumerate(rows):
+            bad = r.verdict == "mismatch"
+            face = "#fde0dd" if bad and k else ("#f0f0f0" if k == 0 else "white")
+            ax.add_patch(Rectangle((label_w + c * col_w, top - row_h), col_w, row_h, facecolor=face,
+                                   edgecolor="#bbbbbb", linewidth=0.8))
+            ax.text(label_w + (c + 0.5) * col_w, top - row_h / 2, get(r), ha="center", va="center", fontsize=10,
+                    color="#b00020" if bad and k >= 3 else "black")
+    y -= len(lines) * row_h + 0.3
+    if not rows:
+        ax.text(label_w, y + 0.2, "两个都是 0 维张量：结果也是 0 维", fontsize=10, va="top")
+        y -= 0.8
+    if error is None:
+        ax.text(0, y, "结果形状：torch.Size([" + ", ".join(map(str, result)) + "])", fontsize=11, va="top")
+    else:
+        wrapped = textwrap.wrap(error, 70)
+        ax.text(0, y, "a + b 报错：\n" + "\n".join(wrapped), fontsize=9.5, va="top", color="#b00020",
+                linespacing=1.5)
+        y -= 0.5 * len(wrapped)
+    y -= 0.9
+    width = label_w + col_w * max(1, len(rows))
+    if can_draw(shape_a, shape_b):
+        w, y = _draw_stretched(ax, shape_a, shape_b, y)
+        width = max(width, w)
+    return _finish(fig, ax, max(width, 14.5), y, 0.3)
 
 
 def _numel(shape):
@@ -243,14 +306,17 @@ class BroadcastExplorer(widgets.VBox):
 
     Python API (what the tests drive): ``set_shapes(a, b)``; state in
     ``rows`` (``broadcast_table``), ``result_shape``, ``error``,
-    ``result_label.value``, ``table.value`` (HTML) and ``image.value`` (PNG
-    bytes, empty when nothing is drawn).  CSS classes: ``cl-broadcast`` on
+    ``result_label.value``, ``table.value`` (HTML), ``image.value`` (PNG
+    bytes of the stretched operands, empty when nothing is drawn) and
+    ``static_png`` (``explorer_figure``: table, result and drawing in one
+    picture, the PNG the displayed widget carries for viewers without a
+    live kernel).  CSS classes: ``cl-broadcast`` on
     the box, ``cl-broadcast-a``/``-b`` on the inputs, ``cl-broadcast-result``
     on the result line.
     """
 
     def __init__(self, a="(3, 1)", b="(2,)"):
-        self.rows, self.result_shape, self.error = [], None, None
+        self.rows, self.result_shape, self.error, self.static_png = [], None, None, b""
         box = widgets.Layout(width="160px")
         label = widgets.Layout(width="auto", margin="0 6px 0 12px")
         self.shape_a = widgets.Text(value=a, continuous_update=False, layout=box, placeholder="例如 (3, 1)")
@@ -286,6 +352,7 @@ class BroadcastExplorer(widgets.VBox):
             self.table.value = ""
             self.result_label.value = f"<div style='color:#b00020'>{_html(self.error)}</div>"
             self._show_image(b"")
+            self.static_png = b""
             return
         self.rows = broadcast_table(a, b)
         self.result_shape, self.error = broadcast_outcome(a, b)
@@ -298,6 +365,7 @@ class BroadcastExplorer(widgets.VBox):
             self.result_label.value = (f"<div style='color:#b00020'>无法广播，<code>a + b</code> 报错：<br>"
                                        f"<code style='white-space:pre-wrap'>{_html(self.error)}</code></div>")
         self._show_image(figure_png(broadcast_figure(a, b)) if can_draw(a, b) else b"")
+        self.static_png = figure_png(explorer_figure(a, b))
 
     def _show_image(self, png):
         self.image.value = png
@@ -306,8 +374,8 @@ class BroadcastExplorer(widgets.VBox):
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)
         bundle["text/plain"] = f"BroadcastExplorer(a={self.shape_a.value!r}, b={self.shape_b.value!r})"
-        if self.image.value:
-            bundle["image/png"] = base64.b64encode(self.image.value).decode("ascii")
+        if self.static_png:
+            bundle["image/png"] = base64.b64encode(self.static_png).decode("ascii")
         return bundle
 
 

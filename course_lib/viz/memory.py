@@ -144,22 +144,29 @@ def _colors(n):
     return [_CMAP(0.12 + 0.5 * k / max(1, n - 1)) for k in range(n)]
 
 
+def _cell_colors(touched):
+    """Colour of each storage cell read: light to dark in the order of first reading (a cell read twice keeps one)."""
+    order = {}
+    for cell in touched:
+        order.setdefault(cell, len(order))
+    palette = _colors(len(order))
+    return {cell: palette[rank] for cell, rank in order.items()}
+
+
 def _draw_storage(ax, y, values, touched, title, changed=(), per_row=None):
     """Draw storage cells from height ``y`` downwards; returns the y below the drawing."""
     per_row = per_row or (len(values) if len(values) <= 16 else 12)
     ax.text(0, y, title, fontsize=11, va="top", ha="left")
     y -= 0.55
-    first = {}
     counts = {}
-    for k, cell in enumerate(touched):
-        first.setdefault(cell, k)
+    for cell in touched:
         counts[cell] = counts.get(cell, 0) + 1
-    colors = _colors(len(touched))
+    colors = _cell_colors(touched)
     for i, v in enumerate(values):
         r, c = divmod(i, per_row)
         x0, y0 = c, y - 1 - r * 1.45
-        hit = i in first
-        face = colors[first[i]] if hit else "white"
+        hit = i in colors
+        face = colors[i] if hit else "white"
         edge, lw = (_CHANGED, 2.6) if i in changed else (("#333333", 1.2) if hit else ("#bbbbbb", 0.8))
         ax.add_patch(Rectangle((x0 + 0.04, y0), 0.92, 0.92, facecolor=face, edgecolor=edge, linewidth=lw))
         ax.text(x0 + 0.5, y0 + 0.46, _fmt(v), ha="center", va="center", fontsize=10,
@@ -183,7 +190,7 @@ def _draw_logical(ax, y, t, touched, title):
     cols = shape[-1] if shape else 1
     index_rows = list(itertools.product(*(range(n) for n in shape[:-1]))) if shape else [()]
     flat = t.detach().reshape(-1).tolist() if t.numel() else []
-    colors = _colors(len(touched))
+    colors = _cell_colors(touched)
     label_w = 0 if len(shape) <= 2 else 1.2
     for r, prefix in enumerate(index_rows):
         y0 = y - 1 - r * 1.1
@@ -193,8 +200,8 @@ def _draw_logical(ax, y, t, touched, title):
         for c in range(cols):
             k = r * cols + c
             x0 = label_w + c
-            ax.add_patch(Rectangle((x0 + 0.04, y0), 0.92, 0.92, facecolor=colors[k], edgecolor="#333333",
-                                   linewidth=1.2))
+            ax.add_patch(Rectangle((x0 + 0.04, y0), 0.92, 0.92, facecolor=colors[touched[k]],
+                                   edgecolor="#333333", linewidth=1.2))
             ax.text(x0 + 0.5, y0 + 0.54, _fmt(flat[k]), ha="center", va="center", fontsize=10)
             ax.text(x0 + 0.5, y0 + 0.17, f"存储[{touched[k]}]", ha="center", va="center", fontsize=6.5,
                     color="#333333")
