@@ -177,8 +177,8 @@ def _draw_storage(ax, y, values, touched, title, changed=(), per_row=None):
     rows = max(1, -(-len(values) // per_row))
     y -= rows * 1.45
     if any(i < len(values) for i in changed):
-        ax.text(0, y + 0.2, "红框：刚刚通过 y 写入的单元", fontsize=8, va="top", color=_CHANGED)
-        y -= 0.4
+        ax.text(0, y - 0.1, "红框：刚刚通过 y 写入的单元", fontsize=8, va="top", color=_CHANGED)
+        y -= 0.55
     return y - 0.35, min(per_row, max(1, len(values)))
 
 
