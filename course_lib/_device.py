@@ -203,6 +203,11 @@ def module_for(dev):
     return np if dev.type == "cpu" else require_cuda()
 
 
+def writeable(array):
+    """False for a read-only NumPy array (a broadcast view); CuPy arrays are always writeable and have no such flag."""
+    return array.__class__ is not np.ndarray or array.flags.writeable
+
+
 def to_numpy(array):
     """Copy a backend array to a NumPy array (no copy for NumPy arrays)."""
     if array.__class__ is np.ndarray:

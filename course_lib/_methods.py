@@ -8,6 +8,7 @@ its version counter.
 """
 
 from . import _dtype
+from ._device import to_numpy
 from ._tensor import Tensor
 from .ops import _dispatch as D
 from .ops import arithmetic as A
@@ -124,9 +125,7 @@ def _T(self):
     """Reverse the dimensions (the transpose of a matrix). Mirrors ``Tensor.T``."""
     import warnings
     n = self._data.ndim
-    if n == 2:
-        return V.t(self)
-    if n != 0:
+    if n != 0 and n != 2:
         warnings.warn(
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
             "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
@@ -201,24 +200,18 @@ def _pow_(self, exponent):
     """In-place ``pow``: writes ``self ** exponent`` into ``self``."""
     if isinstance(exponent, Tensor):
         return D.inplace(A.PowTensor, "pow", self, exponent)
-    D.check_inplace(self)
-    result = A.pow(self.detach() if not (self._requires_grad and D.grad_mode.enabled) else self, exponent)
-    return _assign_result(self, result)
-
-
-def _assign_result(self, result):
-    """Write an out-of-place result into ``self`` (for in-place ops defined through their functions)."""
+    rec = D.recording(self)
+    D.check_inplace(self, rec)
+    result = A.pow(self.detach(), exponent)
     if not _dtype.can_cast(result.dtype, self.dtype):
         raise D.cast_error(result._data.dtype, self._data.dtype)
-    if result._data.shape != self._data.shape:
-        raise RuntimeError(f"output with shape [{', '.join(map(str, self.shape))}] doesn't match the broadcast "
-                           f"shape [{', '.join(map(str, result.shape))}]")
-    node = result._grad_fn
-    self._data[...] = result._data
-    self._bump()
-    if node is not None:
-        D.rebase_history(self, node)
-    return self
+    if not rec:
+        self._data[...] = result._data
+        self._bump()
+        return self
+    x = self._data
+    e = D.make_scalar(exponent, x.dtype) if x.dtype.kind == "f" else int(exponent)
+    return D.inplace_record(A.Pow, self, (self,), (x,), {"exponent": e})
 
 
 Tensor.pow_ = _pow_
@@ -241,10 +234,28 @@ Tensor.reciprocal_ = _inplace_unary(A.Reciprocal, "reciprocal")
 
 
 def _clamp_(self, min=None, max=None):
-    """In-place ``clamp``."""
-    D.check_inplace(self)
-    return _assign_result(self, M.clamp(self if self._requires_grad and D.grad_mode.enabled else self.detach(),
-                                         min, max))
+    """In-place ``clamp``: limits every element of ``self`` to ``[min, max]`` (numbers or tensors)."""
+    bounds = [b for b in (min, max) if isinstance(b, Tensor)]
+    rec = D.recording(self, *bounds)
+    D.check_inplace(self, rec)
+    result = M.clamp(self.detach(), min, max)      # checks the arguments, computes the values
+    if not _dtype.can_cast(result.dtype, self.dtype):
+        raise D.cast_error(result._data.dtype, self._data.dtype)
+    if result._data.shape != self._data.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, self.shape))}] doesn't match the broadcast "
+                           f"shape [{', '.join(map(str, result.shape))}]")
+    if not rec:
+        self._data[...] = result._data
+        self._bump()
+        return self
+    x = self._data
+    if bounds:
+        sources = (self,) + tuple(b if isinstance(b, Tensor) else D.NUMBER for b in (min, max))
+        arrays = (x,) + tuple(None if b is None else b._data.astype(x.dtype, copy=False) for b in (min, max))
+        return D.inplace_record(M.ClampTensor, self, sources, arrays)
+    lo = None if min is None else D.make_scalar(min, x.dtype)
+    hi = None if max is None else D.make_scalar(max, x.dtype)
+    return D.inplace_record(M.Clamp, self, (self,), (x,), {"lo": lo, "hi": hi})
 
 
 Tensor.clamp_ = _clamp_
@@ -265,28 +276,54 @@ def _operand(other):
     return isinstance(other, (Tensor, int, float)) or D.is_number(other)
 
 
-def _zero_(self):
-    """Fill with zeros in place and return ``self`` (``x.grad.zero_()`` resets a gradient)."""
-    D.check_inplace(self)
-    self._data[...] = 0
+def _overwrite(self, op, value, source=None):
+    """Write ``value`` (a scalar or an array of ``self``'s shape) into ``self``; recorded as ``op`` when needed."""
+    rec = D.recording(self, source)
+    D.check_inplace(self, rec)
+    if rec:
+        if source is None:
+            return D.inplace_record(op, self, (self,), (self._data,), {"value": value})
+        return D.inplace_record(op, self, (self, source), (self._data, value))
+    self._data[...] = value
     self._bump()
     return self
+
+
+def _zero_(self):
+    """Fill with zeros in place and return ``self`` (``x.grad.zero_()`` resets a gradient)."""
+    return _overwrite(self, I.Zero, 0)
 
 
 def _fill_(self, value):
-    """Fill with ``value`` in place and return ``self``."""
-    D.check_inplace(self)
+    """Fill with ``value`` (a number or a 0-d tensor) in place and return ``self``.
+
+    Raises:
+        RuntimeError: a value tensor with dimensions (PyTorch's message).
+    """
     if isinstance(value, Tensor):
-        value = value.item()
-    self._data[...] = D.make_scalar(value, self._data.dtype)
-    self._bump()
-    return self
+        v = value._data
+        if v.ndim:
+            raise RuntimeError(f"fill_ only supports 0-dimension value tensor but got tensor with {v.ndim} "
+                               "dimensions.")
+        if v.__class__ is not self._data.__class__:
+            v = D.backend_of(self._data).asarray(v)
+        return _overwrite(self, I.FillTensor, v, value)
+    return _overwrite(self, I.Fill, D.make_scalar(value, self._data.dtype))
 
 
 def _copy_(self, src, non_blocking=False):
-    """Copy ``src``'s values (broadcast, converted to ``self``'s dtype and device) into ``self``."""
-    I.setitem(self, Ellipsis, src)
-    return self
+    """Copy ``src``'s values (broadcast, converted to ``self``'s dtype and device) into ``self``.
+
+    Raises:
+        RuntimeError: a ``src`` that does not broadcast to ``self``'s shape.
+    """
+    if not isinstance(src, Tensor):
+        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
+    I._check_expand(self._data.shape, src._data.shape)
+    value = src._data
+    if value.__class__ is not self._data.__class__:       # copy_ moves data between devices
+        value = D.backend_of(self._data).asarray(to_numpy(value))
+    return _overwrite(self, I.Copy, value, src)
 
 
 Tensor.zero_ = _zero_
@@ -297,19 +334,15 @@ Tensor.copy_ = _copy_
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
     """Fill with uniform random numbers in ``[a, b)`` in place."""
     from ._random import _rng
-    D.check_inplace(self)
-    self._data[...] = D.backend_of(self._data).asarray(_rng(generator).uniform(a, b, self._data.shape))
-    self._bump()
-    return self
+    values = D.backend_of(self._data).asarray(_rng(generator).uniform(a, b, self._data.shape))
+    return _overwrite(self, I.Uniform, values)
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with normal random numbers in place."""
     from ._random import _rng
-    D.check_inplace(self)
-    self._data[...] = D.backend_of(self._data).asarray(mean + std * _rng(generator).standard_normal(self._data.shape))
-    self._bump()
-    return self
+    values = D.backend_of(self._data).asarray(mean + std * _rng(generator).standard_normal(self._data.shape))
+    return _overwrite(self, I.Normal, values)
 
 
 Tensor.uniform_ = _uniform_

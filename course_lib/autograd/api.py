@@ -1,4 +1,13 @@
-"""``autograd.backward`` and ``autograd.grad``: the two entry points to the backward pass."""
+"""``autograd.backward`` and ``autograd.grad``: the two entry points to the backward pass.
+
+Both check their arguments as PyTorch does, turn the output gradients into
+arrays (ones for a one-element output when none is given) and call the
+engine (``engine.run_backward``).
+
+Higher-order gradients (``create_graph=True``) need a backward pass that is
+itself recorded; course_lib's backward formulas work on raw arrays, so it
+raises ``NotImplementedError`` for them.
+"""
 
 from .engine import run_backward
 
@@ -6,35 +15,45 @@ __all__ = ["backward", "grad"]
 
 
 def _as_tuple(x):
-    if x is None:
-        return None
-    return tuple(x) if isinstance(x, (list, tuple)) else (x,)
+    """PyTorch's ``_tensor_or_tensors_to_tuple``: a tensor becomes a 1-tuple, anything else goes through tuple()."""
+    from .._tensor import Tensor
+    return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
 def _initial_grads(outputs, grad_outputs):
-    """One gradient array per output: ones for scalars, the given tensors otherwise."""
+    """One gradient array (or None, for an output that does not require grad) per output.
+
+    Raises:
+        RuntimeError: no gradient for a non-scalar output, a gradient of
+            the wrong shape, or fewer gradients than outputs (PyTorch's messages).
+        TypeError: a gradient that is neither a Tensor nor None.
+    """
     from .._device import backend_of
     from .._tensor import Tensor
+    if grad_outputs is None:
+        grad_outputs = (None,) * len(outputs)
+    if len(grad_outputs) < len(outputs):
+        raise RuntimeError(f"got {len(outputs)} tensors and {len(grad_outputs)} gradients")
     grads = []
-    for i, out in enumerate(outputs):
-        g = grad_outputs[i] if grad_outputs is not None and i < len(grad_outputs) else None
+    for i, (out, g) in enumerate(zip(outputs, grad_outputs)):
         if g is None:
+            if not out.requires_grad:
+                grads.append(None)
+                continue
             if out._data.size != 1:
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             if out._data.dtype.kind != "f":
-                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got "
-                                   f"{out.dtype}")
+                raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
             grads.append(backend_of(out._data).ones(out._data.shape, dtype=out._data.dtype))
             continue
         if not isinstance(g, Tensor):
-            from .._creation import tensor
-            g = tensor(g, dtype=out.dtype)
+            raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
         if g._data.shape != out._data.shape:
             raise RuntimeError(f"Mismatch in shape: grad_output[{i}] has a shape of {g.shape} and output[{i}] "
                                f"has a shape of {out.shape}.")
-        if g._data.__class__ is not out._data.__class__:
-            raise RuntimeError(f"invalid gradient at index {i} - expected device {out.device} but got {g.device}")
         a = g._data
+        if a.__class__ is not out._data.__class__:
+            raise RuntimeError(f"invalid gradient at index {i} - expected device {out.device} but got {g.device}")
         if a.dtype != out._data.dtype:
             a = a.astype(out._data.dtype)
         grads.append(a)
@@ -48,65 +67,71 @@ def _check_create_graph(create_graph):
             "gradients) is not supported; PyTorch supports it.")
 
 
-def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, grad_variables=None,
-             inputs=None):
+def backward(tensors, grad_tensors=None, retain_graph=None, create_graph=False, inputs=None):
     """Accumulate into ``.grad`` of the leaves the gradient of ``tensors``. Mirrors ``torch.autograd.backward``.
 
     Args:
         tensors: a tensor or a sequence of tensors to differentiate.
-        grad_tensors: the vector(s) of the vector-Jacobian product; may be
-            omitted for one-element outputs.
-        retain_graph: keep the graph's saved tensors (default: False).
-        inputs: if given, only these leaves get ``.grad``.
+        grad_tensors: the vector(s) of the vector-Jacobian product, one per
+            tensor (same shape); may be omitted (None) for one-element outputs.
+        retain_graph: keep the graph's saved tensors (default: False), so
+            that it can be walked again.
+        inputs: if given, only these tensors get ``.grad`` (non-leaves too:
+            they then retain their gradient, as after ``retain_grad()``).
 
     Raises:
-        RuntimeError: see ``Tensor.backward``.
+        RuntimeError: "grad can be implicitly created only for scalar
+            outputs"; "element 0 of tensors does not require grad and does
+            not have a grad_fn"; a second backward through a freed graph;
+            a saved tensor modified in place — all PyTorch's messages.
         NotImplementedError: ``create_graph=True``.
     """
     _check_create_graph(create_graph)
-    from .._tensor import Tensor
     outputs = _as_tuple(tensors)
-    grad_outputs = _as_tuple(grad_tensors if grad_tensors is not None else grad_variables)
-    if isinstance(grad_tensors, Tensor):
-        grad_outputs = (grad_tensors,)
-    grads = _initial_grads(outputs, grad_outputs)
-    wanted = _as_tuple(inputs)
-    if wanted is not None:
-        if len(wanted) == 0:
-            raise RuntimeError("'inputs' argument to backward() cannot be empty.")
-        found = run_backward(outputs, grads, retain_graph=bool(retain_graph), inputs=wanted, accumulate=False,
-                             allow_unused=True)
-        for t, g in zip(wanted, found):
-            if g is not None:
-                t._accumulate_grad(g, shared=True)
+    grads = _initial_grads(outputs, None if grad_tensors is None else _as_tuple(grad_tensors))
+    if inputs is None:
+        run_backward(outputs, grads, retain_graph=bool(retain_graph))
         return
-    run_backward(outputs, grads, retain_graph=bool(retain_graph))
+    wanted = _as_tuple(inputs)
+    if not wanted:
+        raise RuntimeError("`inputs` argument to `backward()` cannot be empty.")
+    for t in wanted:
+        t.retain_grad()
+    found = run_backward(outputs, grads, retain_graph=bool(retain_graph), inputs=wanted, allow_unused=True)
+    for t, g in zip(wanted, found):
+        if g is not None and t.is_leaf:    # non-leaves got theirs through retain_grad
+            t._accumulate_grad(g, shared=True)
 
 
 def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=False, only_inputs=True,
          allow_unused=None, is_grads_batched=False, materialize_grads=False):
-    """The gradients of ``outputs`` with respect to ``inputs``, returned (not added to ``.grad``).
+    """The gradients of ``outputs`` with respect to ``inputs``, returned (``.grad`` is left alone).
 
-    Mirrors ``torch.autograd.grad``: returns a tuple with one tensor (or
-    None, with ``allow_unused=True``) per input.
+    Mirrors ``torch.autograd.grad``: returns a tuple with one tensor per
+    input: None (``allow_unused=True``) or zeros (``materialize_grads=True``)
+    for an input the outputs do not depend on.  Only the part of the graph
+    that leads to ``inputs`` runs.
 
     Raises:
         RuntimeError: an input the outputs do not depend on (unless
-            ``allow_unused``), outputs that do not require grad.
+            ``allow_unused``), outputs or inputs that do not require grad,
+            empty ``inputs``, and the errors of ``backward``.
         NotImplementedError: ``create_graph=True``.
     """
     _check_create_graph(create_graph)
+    from .._creation import zeros_like
     from .._tensor import wrap
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
-    grads = _initial_grads(outs, _as_tuple(grad_outputs))
-    found = run_backward(outs, grads, retain_graph=bool(retain_graph), inputs=ins, accumulate=False,
+    if not ins:
+        raise RuntimeError("`inputs` argument to `grad()` cannot be empty.")
+    grads = _initial_grads(outs, None if grad_outputs is None else _as_tuple(grad_outputs))
+    found = run_backward(outs, grads, retain_graph=bool(retain_graph), inputs=ins,
                          allow_unused=bool(allow_unused) or materialize_grads)
     result = []
     for t, g in zip(ins, found):
-        if g is None and materialize_grads:
-            from .._creation import zeros_like
-            result.append(zeros_like(t))
+        if g is None:
+            result.append(zeros_like(t) if materialize_grads else None)
         else:
-            result.append(None if g is None else wrap(g.copy() if g.base is not None else g))
+            result.append(wrap(g.copy()))
     return tuple(result)

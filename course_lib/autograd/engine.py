@@ -8,15 +8,22 @@
    chain of 100,000 operations is fine.
 2. Start from a root node that hands out the output gradients.  A node runs
    once all gradients for it have arrived (dependencies reach 0); among the
-   ready nodes the most recently created runs first, as in PyTorch.
-3. Each node's ``apply`` turns the gradient of its output into gradients of
-   its inputs.  A gradient whose shape differs from the input's (because the
-   input was broadcast) is summed back to the input's shape here, in one
+   ready nodes the most recently created runs first, and AccumulateGrad
+   nodes before all others, as in PyTorch.
+3. Before a node runs, the hooks of the tensors it produced see (and may
+   replace) their gradients, and tensors that called ``retain_grad()`` keep
+   a copy in ``.grad``.
+4. Each node's ``apply`` turns the gradients of its outputs into gradients
+   of its inputs.  A gradient whose shape differs from the input's (because
+   the input was broadcast) is summed back to the input's shape here, in one
    place for every operation.  Gradients arriving at the same input are
    added up.
-4. Leaves are reached through their ``AccumulateGrad`` node, which adds the
+5. Leaves are reached through their ``AccumulateGrad`` node, which adds the
    gradient into ``.grad``.  Without ``retain_graph`` each node frees what
    its forward saved once it has run.
+
+``autograd.grad`` (and ``backward(inputs=...)``) run only the nodes that
+lead to the requested inputs and capture the gradients arriving there.
 """
 
 import heapq
@@ -24,10 +31,11 @@ import heapq
 import numpy as np
 
 from .._broadcast import sum_to
+from .._device import writeable
 from . import grad_mode
-from .function import Node, accumulator_of
+from .function import AccumulateGrad, BackwardCFunction, Node
 
-__all__ = ["run_backward"]
+__all__ = ["run_backward", "validate"]
 
 _ndarray, _generic = np.ndarray, np.generic
 
@@ -35,45 +43,62 @@ _ndarray, _generic = np.ndarray, np.generic
 class GraphRoot(Node):
     """The synthetic first node: hands the initial gradients to the outputs' nodes."""
 
+    _sequence_nr = float("inf")
+
     def __init__(self, edges, grads):
-        self._sequence_nr = float("inf")
         self.next_functions = tuple(edges)
         self._grads = tuple(grads)
-        self._input_meta = tuple(None for _ in edges)
+        self._input_meta = (None,) * len(self.next_functions)
 
     def apply(self):
         return self._grads
 
 
-def _edge(tensor):
-    if tensor._grad_fn is not None:
-        return (tensor._grad_fn, tensor._output_nr)
-    if tensor._requires_grad:
-        return (accumulator_of(tensor), 0)
-    return None
-
-
 def _count_dependencies(root):
+    """``{node: number of edges pointing at it}`` over the graph reachable from ``root``."""
     deps = {}
     stack = [root]
-    seen = {root}
     while stack:
         node = stack.pop()
         for nxt, _ in node.next_functions:
             if nxt is not None:
-                deps[nxt] = deps.get(nxt, 0) + 1
-                if nxt not in seen:
-                    seen.add(nxt)
+                n = deps.get(nxt)
+                if n is None:
+                    deps[nxt] = 1
                     stack.append(nxt)
+                else:
+                    deps[nxt] = n + 1
     return deps
+
+
+def _nodes_leading_to(root, targets):
+    """The nodes from which a path leads to one of ``targets`` (excluding a target reached by no other)."""
+    leads = set()
+    visited = {root}
+    stack = [(root, iter(root.next_functions))]
+    while stack:
+        node, edges = stack[-1]
+        for nxt, _ in edges:
+            if nxt is not None and nxt not in visited:
+                visited.add(nxt)
+                stack.append((nxt, iter(nxt.next_functions)))
+                break
+        else:
+            stack.pop()
+            for nxt, _ in node.next_functions:
+                if nxt is not None and (nxt in targets or nxt in leads):
+                    leads.add(node)
+                    break
+    return leads
 
 
 class _Buffers:
     """Per-node lists of incoming gradients, adding up gradients that arrive at the same slot.
 
-    ``shared`` holds the ids of arrays that more than one slot (or the user)
-    refers to: those are never modified in place nor handed to ``.grad``
-    without a copy.
+    ``shared`` holds the ids of arrays that something besides the engine may
+    hold (the caller's gradients, hook arguments, arrays sent along two
+    edges, gradients from learners' Functions): those are never modified in
+    place nor handed to ``.grad`` without a copy.
     """
 
     def __init__(self, shared_ids):
@@ -83,7 +108,7 @@ class _Buffers:
     def add(self, node, nr, grad):
         buf = self.slots.get(node)
         if buf is None:
-            buf = self.slots[node] = [None] * getattr(node, "_n_outputs", 1)
+            buf = self.slots[node] = [None] * node._n_outputs
         old = buf[nr]
         if old is None:
             buf[nr] = grad
@@ -96,11 +121,12 @@ class _Buffers:
             buf[nr] = old + grad
 
     def owned(self, a, other):
-        return (id(a) not in self.shared and a.base is None and (a.__class__ is not _ndarray or a.flags.writeable)
+        return (id(a) not in self.shared and a.base is None and writeable(a)
                 and a.shape == other.shape and a.dtype == other.dtype)
 
     def pop(self, node):
-        return self.slots.pop(node, None)
+        grads = self.slots.pop(node, None)
+        return [None] * node._n_outputs if grads is None else grads
 
 
 def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumulate=True,
@@ -111,92 +137,82 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
         tensors: output Tensors to differentiate.
         grad_tensors: one backend array per output: d(something)/d(output).
         retain_graph: keep saved tensors so the graph can be walked again.
-        inputs: if given, the Tensors whose gradients are wanted.
-        accumulate: True for ``backward`` (add into ``.grad`` of leaves);
-            False for ``autograd.grad`` (return the gradients of ``inputs``
-            and leave every ``.grad`` untouched).
-        allow_unused: for ``autograd.grad``: an input the outputs do not
-            depend on gets None instead of an error.
+        inputs: if given, the Tensors whose gradients are wanted: only the
+            nodes leading to them run, and the gradients arriving at them are
+            returned (not added to ``.grad``).
+        accumulate: ignored when ``inputs`` is given; else True to add into
+            ``.grad`` of every leaf.
+        allow_unused: with ``inputs``: an input the outputs do not depend on
+            gets None instead of an error.
         trace: optional callback ``trace(node, grads_in, grads_out)`` called
             after each node runs (the computation-graph widget uses it).
 
     Returns:
-        For ``accumulate=False``, the list of gradients (arrays or None) of
+        With ``inputs``, the list of gradients (arrays or None) of
         ``inputs``; otherwise None.
 
     Raises:
-        RuntimeError: an output that does not require grad, a second
-            backward through freed buffers, a tensor modified in place after
-            it was saved, with PyTorch's messages.
+        RuntimeError: an output that does not require grad, an unused input,
+            a second backward through freed buffers, a tensor modified in
+            place after it was saved, with PyTorch's messages.
     """
+    from ..ops._dispatch import edge_of
     edges, shared = [], set()
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
-        edge = _edge(t)
-        if edge is None:
+        edge = edge_of(t)
+        if edge[0] is None:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         edges.append(edge)
         shared.add(id(g))            # the caller's array: never modify or keep it
     root = GraphRoot(edges, grad_tensors)
 
-    # What autograd.grad wants: the gradient flowing into each input's slot.
-    captures = {}
+    captures, leads = {}, None
     if inputs is not None:
         for k, t in enumerate(inputs):
-            e = _edge(t)
-            if e is None:
+            e = edge_of(t)
+            if e[0] is None:
                 raise RuntimeError("One of the differentiated Tensors does not require grad")
-            captures.setdefault((e[0], e[1]), []).append(k)
+            captures.setdefault(e[0], []).append((e[1], k))
+        leads = _nodes_leading_to(root, captures)
     captured = [None] * (len(inputs) if inputs is not None else 0)
 
     deps = _count_dependencies(root)
     buffers = _Buffers(shared)
-    ready = [(-root._sequence_nr, 0, root)]
-    tie = 1
+    ready = []
+    tie = 0
+    node = root
     prev_mode = grad_mode.enabled
     grad_mode._set(False)            # backward formulas record nothing
     try:
-        while ready:
-            node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node) if node is not root else ()
-            if node is not root:
-                if grads is None:
-                    grads = [None] * getattr(node, "_n_outputs", 1)
-                _run_pre_hooks(node, grads, buffers.shared)
-                if captures:
-                    for nr, g in enumerate(grads):
-                        for k in captures.get((node, nr), ()):
-                            captured[k] = g
-                            buffers.shared.add(id(g))
-                if not accumulate and node.__class__.__name__ == "AccumulateGrad":
-                    out = ()
-                elif all(g is None for g in grads):
-                    out = (None,) * len(node.next_functions)
-                else:
-                    if len(grads) > 1 and any(g is None for g in grads):
-                        grads = _materialize(node, grads)
-                    out = node.apply(*grads)
-                    if node._hooks:
-                        for hook in node._hooks:
-                            r = hook(out, grads)
-                            if r is not None:
-                                out = r
-                    if trace is not None:
-                        trace(node, grads, out)
-                    if not retain_graph:
-                        node._release()
+        while node is not None:
+            if node is root:
+                out = root.apply()
             else:
-                out = node.apply()
+                grads = buffers.pop(node)
+                _run_pre_hooks(node, grads, shared)
+                if inputs is not None:
+                    for nr, k in captures.get(node, ()):
+                        captured[k] = grads[nr]
+                        shared.add(id(grads[nr]))
+                    if node not in leads:
+                        node = heapq.heappop(ready)[2] if ready else None
+                        continue
+                out = _run_node(node, grads, shared)
+                if trace is not None:
+                    trace(node, grads, out)
+                if not retain_graph:
+                    node._release()
             seen_ids = set()
             for (nxt, nr), g, meta in zip(node.next_functions, out, node._input_meta):
-                if nxt is None:
+                if nxt is None or leads is not None and nxt not in leads and nxt not in captures:
                     continue
                 if g is not None:
                     if g.__class__ is not _ndarray and isinstance(g, _generic):
                         g = np.asarray(g)      # NumPy gives scalars for 0-d results; keep arrays
                     if meta is not None:
-                        g = _validate(node, g, meta, nr)
+                        g = validate(node, g, meta, nr)
                     if id(g) in seen_ids:
-                        buffers.shared.add(id(g))
+                        shared.add(id(g))
                     seen_ids.add(id(g))
                     buffers.add(nxt, nr, g)
                 left = deps[nxt] - 1
@@ -204,20 +220,49 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                 if left == 0:
                     heapq.heappush(ready, (-nxt._sequence_nr, tie, nxt))
                     tie += 1
+            node = heapq.heappop(ready)[2] if ready else None
     finally:
         grad_mode._set(prev_mode)
 
-    if inputs is not None and not accumulate:
-        if not allow_unused and any(g is None for g in captured):
-            raise RuntimeError("One of the differentiated Tensors appears to not have been used in the "
-                               "graph. Set allow_unused=True if this is the desired behavior.")
-        return captured
-    return None
+    if inputs is None:
+        return None
+    if not allow_unused:
+        for k, g in enumerate(captured):
+            if g is None:
+                raise RuntimeError(f"The differentiated Tensor at index {k} appears to not have been used in the "
+                                   "graph. Set allow_unused=True if this is the desired behavior.")
+    return captured
 
 
-def _validate(node, grad, meta, index):
-    """Sum a broadcast gradient back to the input's shape; cast it to the input's dtype."""
-    shape, dtype = meta
+def _run_node(node, grads, shared):
+    """Run one node (with its pre- and post-hooks); return one gradient per input edge."""
+    if node.__class__ is AccumulateGrad:
+        g = grads[0]
+        if g is not None:
+            node.variable._accumulate_grad(g, shared=id(g) in shared)
+        return ()
+    if node._pre_hooks:
+        grads = _call_pre_hooks(node, grads, shared)
+    if all(g is None for g in grads):
+        return (None,) * len(node.next_functions)
+    if len(grads) > 1 and any(g is None for g in grads) and not isinstance(node, BackwardCFunction):
+        grads = _materialize(node, grads)
+    out = node.apply(*grads)
+    if isinstance(node, BackwardCFunction):
+        shared.update(id(g) for g in out if g is not None)     # arrays of the learner's tensors
+    if node._hooks:
+        out = _call_post_hooks(node, out, grads, shared)
+    return out
+
+
+def validate(node, grad, meta, index):
+    """Fit a gradient to its input: sum a broadcast gradient back to the input's shape, cast dtype and device.
+
+    Raises:
+        RuntimeError: a gradient whose shape cannot be summed to the input's
+            (PyTorch's "returned an invalid gradient" message).
+    """
+    shape, dtype, array_type = meta
     if grad.shape != shape:
         try:
             grad = sum_to(grad, shape)
@@ -228,6 +273,9 @@ def _validate(node, grad, meta, index):
                 f"[{', '.join(map(str, shape))}]") from None
     if grad.dtype != dtype:
         grad = grad.astype(dtype)
+    if grad.__class__ is not array_type:      # a 0-d CPU tensor took part in a CUDA operation
+        from .._device import module_for, resolve, to_numpy
+        grad = to_numpy(grad) if array_type is _ndarray else module_for(resolve("cuda")).asarray(grad)
     return grad
 
 
@@ -241,14 +289,19 @@ def _materialize(node, grads):
 
 
 def _run_pre_hooks(node, grads, shared):
-    """Tensor hooks and retain_grad() of the tensors this node produced."""
-    hooks = getattr(node, "_tensor_hooks", None)
-    if hooks:
-        from .._tensor import wrap
-        for nr, fns in hooks.items():
-            for fn in fns:
+    """Hooks of the tensors this node produced (or of the leaf), then retain_grad(), as in PyTorch."""
+    from .._tensor import wrap
+    if node.__class__ is AccumulateGrad:
+        hooks = node.variable._hooks
+        table = {0: hooks} if hooks else None
+    else:
+        table = node._tensor_hooks
+    if table:
+        for nr, fns in table.items():
+            for fn in tuple(fns):
                 if grads[nr] is None:
                     continue
+                shared.add(id(grads[nr]))
                 r = fn(wrap(grads[nr]))
                 if r is not None:
                     grads[nr] = r._data
@@ -258,4 +311,27 @@ def _run_pre_hooks(node, grads, shared):
         for nr, ref in retained.items():
             t = ref()
             if t is not None and grads[nr] is not None:
-                t._accumulate_grad(grads[nr], shared=True)
+                t._accumulate_grad(grads[nr], shared=True, in_place=False)
+
+
+def _call_pre_hooks(node, grads, shared):
+    from .._tensor import Tensor, wrap
+    for fn in tuple(node._pre_hooks):
+        for g in grads:
+            shared.add(id(g))
+        r = fn(tuple(None if g is None else wrap(g) for g in grads))
+        if r is not None:
+            grads = [g._data if isinstance(g, Tensor) else None for g in r]
+    return grads
+
+
+def _call_post_hooks(node, out, grads, shared):
+    from .._tensor import Tensor, wrap
+    for fn in tuple(node._hooks):
+        for g in out:
+            shared.add(id(g))
+        r = fn(tuple(None if g is None else wrap(g) for g in out), tuple(None if g is None else wrap(g) for g in grads))
+        if r is not None:
+            out = tuple(g._data if isinstance(g, Tensor) else None for g in r)
+            shared.update(id(g) for g in out)
+    return out

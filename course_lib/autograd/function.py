@@ -28,7 +28,7 @@ import weakref
 
 from . import grad_mode
 
-__all__ = ["Node", "Function", "FunctionCtx", "AccumulateGrad", "Op"]
+__all__ = ["Node", "Function", "FunctionCtx", "AccumulateGrad", "Op", "once_differentiable"]
 
 _sequence = itertools.count()
 
@@ -41,27 +41,30 @@ ERR_FREED = (
 _FREED = object()   # marks a node whose saved tensors were released by backward()
 
 
-def _short_name(node_name):
-    """'ExpBackward0' -> 'Exp', as PyTorch names a node in the in-place error."""
+def short_name(node_name):
+    """'ExpBackward0' -> 'Exp', as PyTorch names a node in the "modified by an inplace operation" error."""
     head, sep, _ = node_name.rpartition("Backward")
-    return head if sep else node_name
+    return head if sep else node_name.rpartition("::")[2]
 
 
 class Node:
     """A node of the backward graph (``torch.autograd.graph.Node``).
 
-    ``name()`` is the class name (``'MulBackward0'``), ``next_functions``
+    ``name()`` is the node's name (``'MulBackward0'``), ``next_functions``
     the edges to the nodes of the inputs.  Calling a node, as in
     ``y.grad_fn(grad)``, runs its backward formula on Tensors.
     """
 
     next_functions = ()
+    needs_input_grad = ()
     _saved = ()          # values saved by forward; _FREED after backward released them
     _checks = ()         # (index in _saved, version counter, version at save, tensor, output info)
-    _retained = None     # {output_nr: tensor} for tensors that called retain_grad()
-    _input_meta = ()     # (shape, numpy dtype) of each input that needs a gradient, else None
+    _input_meta = ()     # (shape, numpy dtype, array type) of each input that needs a gradient, else None
+    _n_outputs = 1
+    _tensor_hooks = None  # {output_nr: [hook]}: hooks of the non-leaf tensors this node produced
+    _retained = None     # {output_nr: weakref to tensor} for tensors that called retain_grad()
+    _pre_hooks = None
     _hooks = None
-    needs_input_grad = ()
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
@@ -73,26 +76,47 @@ class Node:
 
     @property
     def metadata(self):
+        """A dict where you may keep your own notes about this node (as in PyTorch)."""
         d = self.__dict__.get("_metadata")
         if d is None:
             d = self._metadata = {}
         return d
 
     def register_hook(self, fn):
-        """Call ``fn(grad_inputs, grad_outputs)`` after this node ran; it may return new grad_inputs."""
+        """Call ``fn(grad_inputs, grad_outputs)`` after this node ran (tuples of Tensors or None).
+
+        ``fn`` may return a tuple of new ``grad_inputs``.  Returns a handle
+        whose ``remove()`` unregisters it.  Mirrors ``Node.register_hook``.
+        """
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(fn)
-        return _RemovableHandle(self._hooks, fn)
+        return RemovableHandle(self._hooks, fn)
+
+    def register_prehook(self, fn):
+        """Call ``fn(grad_outputs)`` before this node runs; it may return new ``grad_outputs``.
+
+        Mirrors ``Node.register_prehook``.
+        """
+        if self._pre_hooks is None:
+            self._pre_hooks = []
+        self._pre_hooks.append(fn)
+        return RemovableHandle(self._pre_hooks, fn)
 
     def __call__(self, *grads):
-        """Run the backward formula on Tensors, without recording a graph."""
+        """Run the backward formula on Tensors (one per output), without recording a graph."""
         from .._tensor import Tensor, wrap
+        from .engine import validate
         arrays = [g._data if isinstance(g, Tensor) else g for g in grads]
         with grad_mode.no_grad():
             out = self.apply(*arrays)
-        out = [None if g is None else wrap(g) for g in out]
-        return out[0] if len(out) == 1 else tuple(out)
+        meta = self._input_meta
+        result = []
+        for i, g in enumerate(out):
+            if g is not None and i < len(meta) and meta[i] is not None:
+                g = validate(self, g, meta[i], i)
+            result.append(None if g is None else wrap(g))
+        return result[0] if len(result) == 1 else tuple(result)
 
     # -- saving for backward -----------------------------------------------
     def save_for_backward(self, *values):
@@ -136,14 +160,16 @@ class Node:
 
 
 def _modified_message(check):
+    """PyTorch's text for a saved tensor that was modified in place after it was saved."""
     _, counter, version, tensor, out_info = check
     if tensor is not None:
+        from ..ops._dispatch import current_grad_fn
         descr, shape = tensor.type(), list(tensor.shape)
-        fn = tensor._grad_fn
-        where = f", which is output {tensor._output_nr} of {_short_name(fn.name())}," if fn is not None else ""
+        fn = current_grad_fn(tensor)
+        where = f", which is output {tensor._output_nr} of {short_name(fn.name())}," if fn is not None else ""
     else:
         descr, shape, fn_name, nr = out_info
-        where = f", which is output {nr} of {_short_name(fn_name)},"
+        where = f", which is output {nr} of {short_name(fn_name)},"
     return ("one of the variables needed for gradient computation has been modified by an inplace "
             f"operation: [{descr} [{', '.join(map(str, shape))}]]{where} is at version {counter[0]}; "
             f"expected version {version} instead. Hint: enable anomaly detection to find the "
@@ -151,7 +177,9 @@ def _modified_message(check):
             "torch.autograd.set_detect_anomaly(True, check_nan=False).")
 
 
-class _RemovableHandle:
+class RemovableHandle:
+    """What ``register_hook`` returns: ``handle.remove()`` unregisters the hook."""
+
     def __init__(self, container, item):
         self._container, self._item = container, item
 
@@ -163,12 +191,18 @@ class _RemovableHandle:
 class AccumulateGrad(Node):
     """The node behind a leaf tensor that requires grad: adds incoming gradients into ``.grad``.
 
-    ``variable`` is the leaf tensor.  Mirrors PyTorch's ``AccumulateGrad``.
+    ``variable`` is the leaf tensor.  Among the nodes that are ready, these
+    run first (as in PyTorch, where their sequence number is the largest).
+    Mirrors PyTorch's ``AccumulateGrad``.
     """
 
+    _sequence_nr = float("inf")
+
     def __init__(self, variable):
-        self._sequence_nr = -1   # runs last among ready nodes, as in PyTorch
         self.variable = variable
+
+    def name(self):
+        return "torch::autograd::AccumulateGrad"
 
     def apply(self, grad):
         self.variable._accumulate_grad(grad)
@@ -176,7 +210,7 @@ class AccumulateGrad(Node):
 
 
 def accumulator_of(tensor):
-    """The tensor's AccumulateGrad node; one node per leaf while a graph uses it."""
+    """The tensor's AccumulateGrad node: one node per leaf while a graph uses it (held weakly)."""
     ref = tensor._accumulator_ref
     node = ref() if ref is not None else None
     if node is None:
@@ -207,17 +241,22 @@ class Op:
 
     Both are plain functions of arrays; ``ops/_dispatch.py`` turns tensors
     into arrays, decides the result dtype and device, calls ``forward`` and,
-    when a graph is being recorded, makes the node.  ``backward`` may return
+    when a graph is being recorded, makes the node (an instance of
+    ``Op.Node``, a class named ``node_name``).  Only the arrays of tensor
+    operands are positional arguments, one graph edge each; Python numbers
+    and options come as keyword arguments.  ``backward`` may return
     gradients in the broadcast shape: the engine sums them back to each
     input's shape (as PyTorch's engine does), and None for an input that
-    needs no gradient.  Every subclass is listed in ``Op.registry``, which
-    the gradient-check tests walk.
+    needs no gradient.  Every subclass with a ``node_name`` is listed in
+    ``Op.registry``, which the gradient-check tests walk.
     """
 
     node_name = None        # grad_fn name; None for ops that are never differentiated
     int_to_float = False    # integer inputs are computed as the default float dtype (exp, /, ...)
     result_dtype = None     # fixed result dtype (comparisons give bool)
     inplace_ufunc = None    # backend function that can write into its first input (np.add, ...)
+    scalar_op = None        # the Op used when the second operand is a Python number (one edge), if different
+    node_full_name = None   # what name() gives, when PyTorch's differs from the class name
     registry = []
 
     def __init_subclass__(cls, **kwargs):
@@ -231,7 +270,10 @@ class Op:
 
             def apply(self, *grads, _backward=backward):
                 return _backward(self, *grads)
-            cls.Node = type(cls.node_name, (Node,), {"apply": apply, "__module__": "torch.autograd", "op": cls})
+            attrs = {"apply": apply, "__module__": "torch.autograd", "op": cls}
+            if cls.node_full_name:
+                attrs["name"] = lambda self, _name=cls.node_full_name: _name
+            cls.Node = type(cls.node_name, (Node,), attrs)
             Op.registry.append(cls)
 
     @staticmethod
@@ -266,28 +308,45 @@ NO_CONTEXT = _NoContext()
 class FunctionCtx:
     """Methods the ``ctx`` of a custom :class:`Function` offers (mirrors ``torch.autograd.function.FunctionCtx``)."""
 
+    _materialize = True
+    _non_differentiable = ()
+    _dirty = ()
+
+    def save_for_backward(self, *tensors):
+        """Keep Tensors (or None) for ``backward``, where ``ctx.saved_tensors`` gives them back.
+
+        Raises:
+            TypeError: a value that is neither a Tensor nor None.
+        """
+        from .._tensor import Tensor
+        for i, t in enumerate(tensors):
+            if t is not None and not isinstance(t, Tensor):
+                raise TypeError(f"save_for_backward can only save variables, but argument {i} is of type "
+                                f"{type(t).__name__}")
+        self._saved = tensors
+
     def mark_non_differentiable(self, *tensors):
-        self._non_differentiable = {id(t) for t in tensors}
+        """Outputs that get no gradient (they will not require grad)."""
+        self._non_differentiable = tuple(tensors)
 
     def set_materialize_grads(self, value):
+        """With False, ``backward`` gets None (not zeros) for outputs that received no gradient."""
         self._materialize = bool(value)
 
     def mark_dirty(self, *tensors):
-        self._dirty = tensors
+        """Inputs that ``forward`` modified in place (and returns): their history moves to this node."""
+        self._dirty = tuple(tensors)
 
 
-class BackwardCFunction(Node, FunctionCtx):
-    """Node class of a custom Function: calls the user's ``backward`` on Tensors."""
-
-    _materialize = True
-    _non_differentiable = ()
+class BackwardCFunction(FunctionCtx, Node):
+    """Node class of a custom Function (``MyFnBackward``): calls the user's ``backward`` on Tensors."""
 
     def apply(self, *grads):
         from .._creation import zeros_from_meta
         from .._tensor import Tensor, wrap
         tensors = []
         for g, meta in zip(grads, self._output_meta):
-            if g is None and self._materialize:
+            if g is None and self._materialize and meta is not None:
                 tensors.append(zeros_from_meta(meta))
             else:
                 tensors.append(None if g is None else wrap(g))
@@ -296,25 +355,21 @@ class BackwardCFunction(Node, FunctionCtx):
         if not isinstance(result, tuple):
             result = (result,)
         n_inputs = len(self.next_functions)
-        if len(result) < n_inputs:
-            raise RuntimeError(
-                f"function {self.name()} returned an incorrect number of gradients (expected "
-                f"{n_inputs}, got {len(result)})")
+        if len(result) < n_inputs or any(g is not None for g in result[n_inputs:]):
+            raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients (expected "
+                               f"{n_inputs}, got {len(result)})")
         out = []
-        for g, (fn, _) in zip(result, self.next_functions):
+        for i, (g, is_tensor) in enumerate(zip(result, self._tensor_inputs)):
             if g is None:
                 out.append(None)
             elif not isinstance(g, Tensor):
-                raise TypeError(f"function {self.name()} returned a gradient that is not a Tensor or None "
-                                f"(got {type(g).__name__})")
+                raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
+            elif not is_tensor:
+                raise RuntimeError(f"function {self.name()} returned a gradient different than None at position "
+                                   f"{i + 1}, but the corresponding forward input was not a Variable")
             else:
-                out.append(g._data if fn is not None else None)
+                out.append(g._data if self.needs_input_grad[i] else None)
         return tuple(out)
-
-    @property
-    def saved_tensors(self):
-        saved = Node.saved_tensors.fget(self)
-        return tuple(saved)
 
 
 class Function:
@@ -333,16 +388,28 @@ class Function:
                 (x,) = ctx.saved_tensors
                 return 2 * x * grad
 
-    ``forward`` runs without recording (its result gets a ``SquareBackward``
-    node instead) and ``backward`` gets and returns Tensors, one gradient per
-    input of ``forward`` (None for a non-tensor input).  Mirrors
+    ``forward`` runs without recording (its outputs get one
+    ``SquareBackward`` node instead).  ``backward`` gets one gradient per
+    output of ``forward`` and returns one per input (None for an input that
+    is not a Tensor or needs no gradient); it runs with grad mode off.
+    ``ctx.needs_input_grad`` says which inputs need one.  Mirrors
     ``torch.autograd.Function``.
+
+    Raises (at ``backward`` time, with PyTorch's messages):
+        RuntimeError: a wrong number of gradients, a gradient for a
+            non-Tensor input, a gradient of the wrong shape, a value that is
+            neither a Tensor nor None, saved tensors modified in place.
     """
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
                                  {"_forward_cls": cls, "__module__": "torch.autograd.function"})
+
+    def __call__(self, *args, **kwargs):
+        raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
+                           "new-style autograd function with static forward method. (Example: "
+                           "https://pytorch.org/docs/stable/autograd.html#torch.autograd.Function)")
 
     @staticmethod
     def forward(ctx, *args, **kwargs):
@@ -355,46 +422,60 @@ class Function:
 
     @classmethod
     def apply(cls, *args, **kwargs):
+        """Run ``forward`` on ``args`` and record one node for its outputs (when an input requires grad)."""
         from .._tensor import Tensor
-        from ..ops._dispatch import edge_of, mark_output
-        tensor_args = [a for a in args if isinstance(a, Tensor)]
-        record = grad_mode.enabled and any(t._requires_grad for t in tensor_args)
+        if cls is Function:
+            raise NotImplementedError("You must implement the forward function for custom autograd.Function.")
         ctx = cls._backward_cls()
-        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a._requires_grad for a in args)
+        ctx._tensor_inputs = tuple(isinstance(a, Tensor) for a in args)
+        ctx.needs_input_grad = tuple(isinstance(a, Tensor) and a.requires_grad for a in args)
         with grad_mode.no_grad():
             result = cls.forward(ctx, *args, **kwargs)
-        if not record:
+        if not (grad_mode.enabled and any(ctx.needs_input_grad)):
             ctx._saved = ()
             return result
-        single = not isinstance(result, tuple)
-        outputs = (result,) if single else result
-        ctx.next_functions = tuple(edge_of(a) if isinstance(a, Tensor) else (None, 0) for a in args)
-        ctx._input_meta = tuple((a._data.shape, a._data.dtype) if isinstance(a, Tensor) and a._requires_grad
-                                else None for a in args)
-        ctx._output_meta = tuple((o._data.shape, o.dtype, o.device) if isinstance(o, Tensor) else None
-                                 for o in outputs)
-        new_outputs = []
-        for i, o in enumerate(outputs):
-            if not isinstance(o, Tensor) or id(o) in ctx._non_differentiable or not o.is_floating_point():
-                new_outputs.append(o)
-                continue
-            if any(o is a for a in args) or o._base is not None:
-                o = o.view_as(o)   # an input returned as is gets a fresh identity, as in PyTorch
-            mark_output(o, ctx, i)
-            new_outputs.append(o)
-        _bind_tensor_checks(ctx)
-        return new_outputs[0] if single else tuple(new_outputs)
+        return _connect(ctx, args, result)
 
 
-def _bind_tensor_checks(ctx):
-    """Record version counters of the Tensors a custom Function saved."""
+def _connect(ctx, args, result):
+    """Make ``ctx`` the grad_fn of the differentiable outputs of a custom Function."""
     from .._tensor import Tensor
+    from ..ops._dispatch import check_inplace, edge_of, input_meta, make_view, mark_output, rebase_history
+    single = not isinstance(result, tuple)
+    outputs = (result,) if single else result
+    ctx.next_functions = tuple(edge_of(a) if isinstance(a, Tensor) else (None, 0) for a in args)
+    ctx._input_meta = tuple(input_meta(a) if n else None for a, n in zip(args, ctx.needs_input_grad))
+    ctx._output_meta = tuple((o._data.shape, o.dtype, o.device) if isinstance(o, Tensor) else None
+                             for o in outputs)
+    ctx._n_outputs = len(outputs)
+    new_outputs = []
+    for i, o in enumerate(outputs):
+        if (not isinstance(o, Tensor) or not o.is_floating_point()
+                or any(o is t for t in ctx._non_differentiable)):
+            new_outputs.append(o)
+            continue
+        if any(o is d for d in ctx._dirty):
+            if o._requires_grad and o._grad_fn is None and o._base is None:
+                raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
+            check_inplace(o, True)
+            rebase_history(o, ctx, i)
+        else:
+            if any(o is a for a in args):
+                o = make_view(o, o._data)     # an input returned as is gets a fresh identity, as in PyTorch
+            mark_output(o, ctx, i)
+            o._view_version = o._version_counter()[0]
+        new_outputs.append(o)
     checks = []
     for i, t in enumerate(ctx._saved):
         if isinstance(t, Tensor):
             counter = t._version_counter()
-            checks.append((i, counter, counter[0], t, None))
+            nr = next((k for k, o in enumerate(outputs) if o is t), None)
+            if nr is None:
+                checks.append((i, counter, counter[0], t, None))
+            else:          # an output: the error names this node, whatever happens to the tensor later
+                checks.append((i, counter, counter[0], None, (t.type(), t._data.shape, ctx.name(), nr)))
     ctx._checks = tuple(checks)
+    return new_outputs[0] if single else tuple(new_outputs)
 
 
 def once_differentiable(fn):

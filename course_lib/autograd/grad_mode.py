@@ -116,7 +116,8 @@ class set_grad_enabled(_GradModeContext):
 
     def __init__(self, mode):
         if not isinstance(mode, bool):
-            raise TypeError(f"set_grad_enabled(): argument 'mode' (position 1) must be bool, not {type(mode).__name__}")
+            raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
+                            f"{type(mode).__name__}")
         self._prev = enabled
         self.mode = mode
         _set(mode)

@@ -24,9 +24,10 @@ from .._broadcast import broadcast_shape
 from .._device import backend_of
 from .._tensor import Tensor, wrap
 from ..autograd import grad_mode
-from ..autograd.function import NO_CONTEXT, Node, accumulator_of
+from ..autograd.function import ERR_FREED, NO_CONTEXT, Node, accumulator_of
 
-__all__ = ["binary", "unary", "record", "edge_of", "mark_output", "inplace", "make_view"]
+__all__ = ["binary", "binary_scalar", "unary", "record", "edge_of", "mark_output", "inplace", "inplace_record",
+           "make_view", "current_grad_fn", "rebase_history", "check_inplace", "recording"]
 
 _ndarray = np.ndarray
 _generic = np.generic
@@ -142,16 +143,58 @@ def operands(name, a, b):
 # Graph recording
 # ---------------------------------------------------------------------------
 
+def current_grad_fn(t):
+    """``t.grad_fn``: for a view whose memory was modified in place since, a regenerated AsStridedBackward0.
+
+    PyTorch does the same: a view's history must go through the base's new
+    history (CopySlices, or the in-place op on the base).
+
+    Raises:
+        RuntimeError: for views made in no_grad mode or by a multi-output
+            function, whose base was modified in place (PyTorch's messages).
+    """
+    fn = t._grad_fn
+    base = t._base
+    if base is None or fn is None and not base._requires_grad:
+        return fn
+    version = t._version_ref[0]
+    if t._view_version == version:
+        return fn
+    creation = t._creation
+    if creation is not None:
+        raise RuntimeError(_creation_message(t, creation, indirect=True))
+    from .views import AsStrided
+    node = AsStrided.Node()
+    node.needs_input_grad = (True,)
+    node.geometry = view_positions(base, t)
+    node.base_meta = (base._data.shape, base._data.dtype)
+    node.next_functions = (edge_of(base),)
+    node._input_meta = (input_meta(base),)
+    t._grad_fn = node
+    t._output_nr = 0
+    t._requires_grad = True
+    t._view_version = version
+    return node
+
+
 def edge_of(t):
     """The ``(node, input_nr)`` edge pointing at tensor ``t``'s history; ``(None, 0)`` if none."""
     fn = t._grad_fn
+    if t._base is not None:
+        fn = current_grad_fn(t)
+        if fn is None:
+            return (None, 0)       # a view made in no_grad mode: it requires grad, but has no history
     if fn is not None:
-        if t._base is not None:
-            fn = view_grad_fn(t)
         return (fn, t._output_nr)
     if t._requires_grad:
         return (accumulator_of(t), 0)
     return (None, 0)
+
+
+def input_meta(t):
+    """What the engine needs to fit a gradient to input ``t``: (shape, numpy dtype, array type)."""
+    a = t._data
+    return (a.shape, a.dtype, a.__class__)
 
 
 def mark_output(t, node, nr=0):
@@ -160,15 +203,21 @@ def mark_output(t, node, nr=0):
     t._requires_grad = True
 
 
+def _view_requires_grad(t):
+    """A view of a tensor that gained a history after the view was made requires grad (as in PyTorch)."""
+    return t._base._requires_grad and current_grad_fn(t) is not None
+
+
 def record(op, inputs, arrays, params=None):
     """Run ``op.forward`` on ``arrays`` and, if needed, record a node; return the result tensor(s).
 
-    ``inputs`` holds, per array, the Tensor it came from or None (a Python
-    number).  Outputs of integer or bool dtype never require grad.
+    ``inputs`` holds, per array, the Tensor it came from.  A node is
+    recorded when grad mode is on and an input requires grad.  Outputs of
+    integer or bool dtype never require grad.
     """
     if grad_mode.enabled and op.node_name is not None:
         for t in inputs:
-            if t is not None and t._requires_grad:
+            if t._requires_grad or t._base is not None and _view_requires_grad(t):
                 return _record_node(op, inputs, arrays, params)
     out = op.forward(NO_CONTEXT, *arrays, **params) if params else op.forward(NO_CONTEXT, *arrays)
     if out.__class__ is tuple:
@@ -180,38 +229,39 @@ def record(op, inputs, arrays, params=None):
 
 def _record_node(op, inputs, arrays, params):
     node = op.Node()
-    node.needs_input_grad = needs = tuple(t is not None and t._requires_grad for t in inputs)
+    node.needs_input_grad = needs = tuple(t._requires_grad for t in inputs)
     out = op.forward(node, *arrays, **params) if params else op.forward(node, *arrays)
-    node.next_functions = tuple((None, 0) if t is None else edge_of(t) for t in inputs)
-    node._input_meta = tuple((a.shape, a.dtype) if n else None for a, n in zip(arrays, needs))
-    if out.__class__ is tuple:
-        results = tuple(wrap(as_array(o)) for o in out)
+    node.next_functions = tuple(edge_of(t) for t in inputs)
+    node._input_meta = tuple(input_meta(t) if n else None for t, n in zip(inputs, needs))
+    single = out.__class__ is not tuple
+    outs = (out,) if single else out
+    results = []
+    for i, o in enumerate(outs):
+        r = _new(Tensor)
+        r._data = o if o.__class__ is _ndarray else as_array(o)
+        if r._data is not o and node._saved:      # a NumPy scalar became an array: save the array
+            node._saved = tuple(r._data if s is o else s for s in node._saved)
+        if r._data.dtype.kind == "f":
+            r._grad_fn = node
+            r._output_nr = i
+            r._requires_grad = True
+        results.append(r)
+    if not single:
         node._n_outputs = len(results)
         node._output_meta = tuple((r._data.shape, r._data.dtype) for r in results)
-        for i, r in enumerate(results):
-            if r._data.dtype.kind == "f":
-                mark_output(r, node, i)
-        _bind_saved(node, inputs, arrays, results)
-        return results
-    t = _new(Tensor)
-    t._data = out if out.__class__ is _ndarray else as_array(out)
-    if t._data.dtype.kind != "f":
-        return t                 # integer and bool results never require grad
-    t._grad_fn = node
-    t._requires_grad = True
     if node._saved:
-        _bind_saved(node, inputs, arrays, (t,))
-    return t
+        _bind_saved(node, inputs, arrays, results)
+    return results[0] if single else tuple(results)
 
 
 def _bind_saved(node, inputs, arrays, outputs):
     """Note the version counter of every tensor whose array the forward saved."""
     checks = []
     for i, s in enumerate(node._saved):
-        if s is None or isinstance(s, _generic):
+        if s is None or s.__class__ is not _ndarray and isinstance(s, _generic):
             continue
         for t, a in zip(inputs, arrays):
-            if a is s and t is not None:
+            if a is s and t is not NUMBER:
                 counter = t._version_counter()
                 checks.append((i, counter, counter[0], t, None))
                 break
@@ -219,8 +269,7 @@ def _bind_saved(node, inputs, arrays, outputs):
             for nr, o in enumerate(outputs):
                 if o._data is s:
                     counter = o._version_counter()
-                    checks.append((i, counter, counter[0], None,
-                                   (o.type(), o._data.shape, node.name(), nr)))
+                    checks.append((i, counter, counter[0], None, (o.type(), s.shape, node.name(), nr)))
                     break
     if checks:
         node._checks = tuple(checks)
@@ -231,13 +280,32 @@ def _bind_saved(node, inputs, arrays, outputs):
 # ---------------------------------------------------------------------------
 
 def binary(op, name, a, b, params=None):
-    """``op`` applied to tensor ``a`` and tensor-or-number ``b`` with broadcasting and promotion."""
+    """``op`` applied to tensor ``a`` and tensor ``b`` with broadcasting and promotion.
+
+    A Python number ``b`` becomes a 0-d array operand whose graph edge is
+    ``(None, 0)`` (PyTorch's "wrapped number"), as for ``w + 1``.
+    """
+    if op.scalar_op is not None and not isinstance(b, Tensor):
+        return binary_scalar(op.scalar_op, name, a, b, params)
     x, y, _ = operands(name, a, b)
     if op.int_to_float and x.dtype.kind != "f":
         f = _default_float()
         x = x.astype(f)
         y = y.astype(f) if y.__class__ is not f.type else y
-    return record(op, (a, b if isinstance(b, Tensor) else None), (x, y), params)
+    return record(op, (a, b if isinstance(b, Tensor) else NUMBER), (x, y), params)
+
+
+def binary_scalar(op, name, a, number, params=None):
+    """``op`` applied to tensor ``a`` and a Python ``number`` given to forward as ``other=``: one graph edge.
+
+    For the operations whose PyTorch node has a Scalar overload
+    (``RemainderBackward0``, ``MaskedFillBackward0``, ...).
+    """
+    x, y, _ = operands(name, a, number)
+    if op.int_to_float and x.dtype.kind != "f":
+        f = _default_float()
+        x, y = x.astype(f), f.type(y)
+    return record(op, (a,), (x,), dict(params or (), other=y))
 
 
 def unary(op, a, params=None):
@@ -248,6 +316,17 @@ def unary(op, a, params=None):
     return record(op, (a,), (x,), params)
 
 
+class _Number:
+    """The stand-in input for a Python number operand: never requires grad, has no history."""
+
+    _requires_grad = False
+    _base = None
+    _grad_fn = None
+
+
+NUMBER = _Number()
+
+
 # ---------------------------------------------------------------------------
 # In place
 # ---------------------------------------------------------------------------
@@ -256,14 +335,51 @@ LEAF_ERROR = "a leaf Variable that requires grad is being used in an in-place op
 VIEW_OF_LEAF_ERROR = "a view of a leaf Variable that requires grad is being used in an in-place operation."
 
 
-def check_inplace(t):
-    """Raise PyTorch's error when an in-place write to ``t`` would break autograd or alias itself."""
-    if grad_mode.enabled:
-        if t._requires_grad and t._grad_fn is None:
-            raise RuntimeError(LEAF_ERROR)
+def recording(*tensors):
+    """True when an operation on ``tensors`` records a node (grad mode on, some tensor requires grad)."""
+    if not grad_mode.enabled:
+        return False
+    for t in tensors:
+        if t is not None and (t._requires_grad or t._base is not None and _view_requires_grad(t)):
+            return True
+    return False
+
+
+def _creation_message(t, creation, indirect=False):
+    what = ("its base or another view of its base has been modified inplace" if indirect
+            else "is being modified inplace")
+    if creation == "no_grad":
+        what = ("its base or another view of its base has been modified inplace with grad mode enabled"
+                if indirect else "is being modified inplace with grad mode enabled")
+        return (f"A view was created in no_grad mode and {what}. Given that this use case is ambiguous and "
+                "error-prone, it is forbidden. You can clarify your code by moving both the view and the inplace "
+                "either both inside the no_grad block (if you don't want the inplace to be tracked) or both "
+                "outside (if you want the inplace to be tracked).")
+    return (f"Output {t._output_nr} of {creation} is a view and {what}. This view is the output of a function "
+            "that returns multiple views. Such functions do not allow the output views to be modified inplace. "
+            "You should replace the inplace operation by an out-of-place one.")
+
+
+def check_inplace(t, requires_grad):
+    """Raise PyTorch's error when an in-place write to ``t`` would break autograd or alias itself.
+
+    ``requires_grad``: whether the in-place operation will be recorded (some
+    operand requires grad and grad mode is on).
+
+    Raises:
+        RuntimeError: in-place on a leaf that requires grad or on a view of
+            one, on a view made in no_grad mode or by a multi-output
+            function, or on an expanded tensor (PyTorch's messages).
+    """
+    if requires_grad:
         base = t._base
-        if base is not None and base._requires_grad and base._grad_fn is None:
-            raise RuntimeError(VIEW_OF_LEAF_ERROR)
+        if base is not None:
+            if t._creation is not None:
+                raise RuntimeError(_creation_message(t, t._creation))
+            if t._requires_grad and base._grad_fn is None:
+                raise RuntimeError(VIEW_OF_LEAF_ERROR)
+        elif t._requires_grad and t._grad_fn is None:
+            raise RuntimeError(LEAF_ERROR)
     x = t._data
     if x.size > 1 and 0 in x.strides:
         for n, s in zip(x.shape, x.strides):
@@ -281,16 +397,30 @@ def cast_error(result_dtype, out_dtype):
 def inplace(op, name, t, other=None, params=None, unary_op=False):
     """``t.<op>_(other)``: compute the result and write it into ``t``'s memory; return ``t``.
 
+    ``other`` may be a tensor, a Python number (a wrapped-number edge, as
+    for ``binary``) or, with ``unary_op=True``, absent.
+
     Raises:
         RuntimeError: an in-place op on a leaf that requires grad (or a view
             of one); a result dtype that cannot be cast into ``t``'s dtype; a
             result shape that ``t`` cannot hold — all with PyTorch's messages.
     """
-    check_inplace(t)
     x = t._data
     if unary_op:
-        xs = (x.astype(_default_float()) if op.int_to_float and x.dtype.kind != "f" else x,)
         sources = (t,)
+    elif isinstance(other, Tensor):
+        sources = (t, other)
+    elif is_number(other):
+        if op.scalar_op is not None:
+            op, sources = op.scalar_op, (t,)
+        else:
+            sources = (t, NUMBER)
+    else:
+        raise _type_error(name, other)
+    rec = op.node_name is not None and recording(*sources)
+    check_inplace(t, rec)
+    if unary_op:
+        xs = (x.astype(_default_float()) if op.int_to_float and x.dtype.kind != "f" else x,)
         result_dt = xs[0].dtype
     else:
         xa, ya, result_dt = operands(name, t, other)
@@ -299,7 +429,8 @@ def inplace(op, name, t, other=None, params=None, unary_op=False):
             xa = xa.astype(result_dt)
             ya = ya.astype(result_dt)
         xs = (xa, ya)
-        sources = (t, other if isinstance(other, Tensor) else None)
+        if len(sources) == 1:
+            xs, params = (xa,), dict(params or (), other=ya)
         if ya.__class__ is not result_dt.type and ya.shape != x.shape:
             shape = broadcast_shape(x.shape, ya.shape)
             if shape != x.shape:
@@ -309,35 +440,43 @@ def inplace(op, name, t, other=None, params=None, unary_op=False):
         result_dt = op.result_dtype
     if not _dtype.can_cast(_dtype._BY_NUMPY[np.dtype(result_dt)], _dtype._BY_NUMPY[x.dtype]):
         raise cast_error(result_dt, x.dtype)
-    recording = grad_mode.enabled and op.node_name is not None and any(
-        s is not None and s._requires_grad for s in sources)
-    if not recording:
-        ufunc = op.inplace_ufunc
-        if ufunc is not None and xs[0] is x and (unary_op or xs[1].dtype == x.dtype):
-            ufunc(*xs, out=x)          # no temporary: e.g. p -= lr * grad under no_grad
-        else:
-            out = op.forward(NO_CONTEXT, *xs, **params) if params else op.forward(NO_CONTEXT, *xs)
-            x[...] = out
-        t._bump()
-        return t
-    return inplace_record(op, t, sources, xs, params)
+    if rec:
+        return inplace_record(op, t, sources, xs, params)
+    ufunc = op.inplace_ufunc
+    if ufunc is not None and xs[0] is x and (len(xs) == 1 or xs[1].dtype == x.dtype):
+        ufunc(*xs, out=x)          # no temporary: e.g. p -= lr * grad under no_grad
+    else:
+        x[...] = op.forward(NO_CONTEXT, *xs, **params) if params else op.forward(NO_CONTEXT, *xs)
+    t._bump()
+    return t
 
 
 def inplace_record(op, t, sources, xs, params=None):
-    """The recorded in-place op: run forward, write into ``t``, make ``op``'s node ``t``'s history."""
+    """The recorded in-place op: run forward, write into ``t``, make ``op``'s node ``t``'s history.
+
+    ``sources[0]`` is ``t`` itself and ``xs`` the arrays of ``sources``.
+    What forward saved from ``t``'s memory is copied first (the write would
+    change it; PyTorch saves ``self.clone()`` too); a saved *result* is
+    ``t`` after the write, checked against later in-place changes.  Call
+    ``check_inplace`` first.
+    """
     x = t._data
     node = op.Node()
-    node.needs_input_grad = tuple(s is not None and s._requires_grad for s in sources)
+    node.needs_input_grad = needs = tuple(s._requires_grad for s in sources)
     out = op.forward(node, *xs, **params) if params else op.forward(node, *xs)
-    # What forward saved from t's memory must survive the write below.
-    if node._saved:
-        node._saved = tuple(s.copy() if s is not None and s is x else s for s in node._saved)
-    node.next_functions = tuple((None, 0) if s is None else edge_of(s) for s in sources)
-    node._input_meta = tuple((a.shape, a.dtype) if n else None for a, n in zip(xs, node.needs_input_grad))
-    _bind_saved(node, sources[1:], xs[1:], ())
+    node.next_functions = tuple(edge_of(s) for s in sources)
+    node._input_meta = tuple(input_meta(s) if n else None for s, n in zip(sources, needs))
+    saved = node._saved
+    if saved:
+        node._saved = tuple(s.copy() if s is x else x if s is out else s for s in saved)
+        _bind_saved(node, sources[1:], xs[1:], ())
     x[...] = out
     t._bump()
     rebase_history(t, node)
+    if saved and any(s is out for s in saved):
+        counter = t._version_ref
+        info = (t.type(), x.shape, node.name(), 0)
+        node._checks += tuple((i, counter, counter[0], None, info) for i, s in enumerate(saved) if s is out)
     return t
 
 
@@ -345,32 +484,28 @@ def inplace_record(op, t, sources, xs, params=None):
 # Views and their history
 # ---------------------------------------------------------------------------
 
-def make_view(base, array):
-    """A tensor wrapping ``array``, a view of ``base``'s memory: same storage, same version counter."""
+def make_view(base, array, creation=None):
+    """A tensor wrapping ``array``, a view of ``base``'s memory: same storage, same version counter.
+
+    ``creation`` is None, ``"no_grad"`` (made in no_grad mode from a tensor
+    that requires grad) or the short name of a multi-output view function
+    (``"Unbind"``): PyTorch forbids in-place changes of such views when they
+    would be recorded.  A view of such a view inherits it.
+    """
     t = _new(Tensor)
     t._data = array
     t._storage = base._storage if base._storage is not None else base._data
-    t._version_ref = base._version_counter()
-    t._base = base._base if base._base is not None else base
+    t._version_ref = counter = base._version_counter()
+    t._view_version = counter[0]
+    if base._base is not None:
+        t._base = base._base
+        if creation is None:
+            creation = base._creation
+    else:
+        t._base = base
+    if creation is not None:
+        t._creation = creation
     return t
-
-
-def view_grad_fn(t):
-    """The grad_fn of a view, regenerated if its base was modified in place since (as PyTorch does)."""
-    fn = t._grad_fn
-    if t.__dict__.get("_view_version", t._version_ref[0]) != t._version_ref[0] and t._base._grad_fn is not None:
-        from .views import AsStrided
-        node = AsStrided.Node()
-        node.needs_input_grad = (True,)
-        base = t._base
-        node.geometry = _view_positions(base, t)
-        node.base_meta = (base._data.shape, base._data.dtype)
-        node.next_functions = (edge_of(base),)
-        node._input_meta = ((base._data.shape, base._data.dtype),)
-        t._grad_fn = fn = node
-        t._output_nr = 0
-        t._view_version = t._version_ref[0]
-    return fn
 
 
 def _positions(array, origin, itemsize):
@@ -383,65 +518,78 @@ def _positions(array, origin, itemsize):
     return pos
 
 
-def _view_positions(base, view):
-    """For each element of ``view``, its index in ``base`` flattened in row-major order."""
+def view_positions(base, view):
+    """For each element of ``view``, its index in ``base`` flattened in row-major order.
+
+    Elements of ``view`` outside ``base`` (possible with ``as_strided``) get
+    -1: no gradient reaches them.
+    """
     from .._tensor import _address
     xb = base._data
     origin = _address(xb)
     item = xb.itemsize
     base_pos = _positions(xb, origin, item).reshape(-1)
+    view_pos = _positions(view._data, origin, item)
     xp = backend_of(xb)
-    inverse = xp.full(int(base_pos.max()) + 1 if base_pos.size else 1, -1, dtype=np.int64)
+    size = int(max(base_pos.max() if base_pos.size else 0, view_pos.max() if view_pos.size else 0)) + 1
+    inverse = xp.full(size, -1, dtype=np.int64)
     inverse[base_pos] = xp.arange(base_pos.size)
-    return inverse[_positions(view._data, origin, item)]
+    return inverse[view_pos]
 
 
 class CopySlices(Node):
     """History of a base tensor after an in-place op on one of its views.
 
     Backward: the base's gradient passes unchanged except on the view's
-    elements, where the in-place op's backward decides it.  Mirrors
-    PyTorch's ``CopySlices``.
+    elements, where the in-place op's backward (``fn``) decides it.  Like
+    PyTorch's ``CopySlices``, it can be run once unless the graph is
+    retained.
     """
 
-    def __init__(self, base_edge, geometry, fn):
+    def __init__(self, base_edge, base_meta, geometry, fn):
         super().__init__()
         self.geometry = geometry          # flat index in base of each element of the view
         self.fn = fn
         self.next_functions = (base_edge,) + fn.next_functions[1:]
-        self._input_meta = (None,) + fn._input_meta[1:]
+        self._input_meta = (base_meta,) + fn._input_meta[1:]
+
+    def name(self):
+        return "torch::autograd::CopySlices"
 
     def apply(self, grad):
+        if self._saved is _FREED_SLICES:
+            raise RuntimeError(ERR_FREED)
         result = grad.copy()
         flat = result.reshape(-1)
-        res = self.fn.apply(flat[self.geometry])
-        first = res[0]
-        if first is None:
-            flat[self.geometry] = 0
-        else:
-            flat[self.geometry] = first
+        res = self.fn.apply(as_array(flat[self.geometry]))
+        flat[self.geometry] = 0 if res[0] is None else res[0]
         return (result,) + tuple(res[1:])
 
     def _release(self):
         self.fn._release()
+        self._saved = _FREED_SLICES
 
 
-def rebase_history(t, node):
-    """Make ``node`` the history of ``t`` after an in-place op (CopySlices on the base for a view)."""
+_FREED_SLICES = object()
+
+
+def rebase_history(t, node, nr=0):
+    """Make ``node`` the history of ``t`` after an in-place op (CopySlices on the base for a view).
+
+    ``node``'s first input edge must be ``t``'s old history.
+    """
     base = t._base
     if base is None:
-        mark_output(t, node)
+        mark_output(t, node, nr)
         return
-    geometry = _view_positions(base, t)
-    copy = CopySlices(edge_of(base) if base._requires_grad else (None, 0), geometry, node)
-    copy._input_meta = ((base._data.shape, base._data.dtype),) + node._input_meta[1:]
+    copy = CopySlices(edge_of(base), input_meta(base), view_positions(base, t), node)
     mark_output(base, copy)
     from .views import AsStrided
     v = AsStrided.Node()
     v.needs_input_grad = (True,)
-    v.geometry = geometry
+    v.geometry = copy.geometry
     v.base_meta = (base._data.shape, base._data.dtype)
     v.next_functions = ((copy, 0),)
-    v._input_meta = ((base._data.shape, base._data.dtype),)
+    v._input_meta = (input_meta(base),)
     mark_output(t, v)
     t._view_version = t._version_ref[0]

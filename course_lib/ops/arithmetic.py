@@ -55,8 +55,8 @@ class Rsub(Op):
 
     node_name = "RsubBackward1"
 
-    def forward(ctx, a, b):
-        return b - a
+    def forward(ctx, a, other):
+        return other - a
 
     def backward(ctx, grad):
         return (-grad,)
@@ -98,9 +98,10 @@ class Div(Op):
 class DivRounded(Op):
     """``div(a, b, rounding_mode='floor' | 'trunc')``: the gradient is zero almost everywhere."""
 
-    node_name = "DivBackward1"
+    node_name = "DivBackward2"
 
     def forward(ctx, a, b, rounding_mode):
+        ctx.save_for_backward(b)         # what PyTorch saves (so a second backward raises)
         if a.dtype.kind in "iub":
             if np.any(b == 0):
                 raise RuntimeError("ZeroDivisionError")
@@ -113,11 +114,14 @@ class DivRounded(Op):
         return xp.floor(q) if rounding_mode == "floor" else xp.trunc(q)
 
     def backward(ctx, grad):
-        return grad * 0, grad * 0
+        zeros = _xp(grad).zeros_like(grad)
+        return zeros, zeros
 
 
 class FloorDivide(Op):
-    """``a // b``; PyTorch records no gradient for it."""
+    """``a // b``.  PyTorch has no derivative for it: its node is named ``NotImplemented`` and raises."""
+
+    node_name = "NotImplemented"
 
     def forward(ctx, a, b):
         if a.dtype.kind in "iub":
@@ -126,9 +130,39 @@ class FloorDivide(Op):
             return a // b
         return _xp(a).floor(a / b)
 
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::floor_divide is not implemented")
+
+
+class FloorDivideScalar(FloorDivide):
+    """``tensor // number``: one input edge."""
+
+    def forward(ctx, a, other):
+        return FloorDivide.forward(ctx, a, other)
+
+
+FloorDivide.scalar_op = FloorDivideScalar
+
+
+class RemainderScalar(Op):
+    """``tensor % number`` (RemainderBackward0: one input edge)."""
+
+    node_name = "RemainderBackward0"
+
+    def forward(ctx, a, other):
+        if a.dtype.kind in "iub" and other == 0:
+            raise RuntimeError("ZeroDivisionError")
+        return a % other
+
+    def backward(ctx, grad):
+        return (grad,)
+
 
 class Remainder(Op):
-    node_name = "RemainderBackward0"
+    """``tensor % tensor`` (RemainderBackward1)."""
+
+    node_name = "RemainderBackward1"
+    scalar_op = RemainderScalar
 
     def forward(ctx, a, b):
         if a.dtype.kind in "iub" and np.any(b == 0):
@@ -141,8 +175,25 @@ class Remainder(Op):
         return grad, -grad * _xp(grad).floor(a / b) if ctx.needs_input_grad[1] else None
 
 
-class Fmod(Op):
+class FmodScalar(Op):
+    """``fmod(tensor, number)`` (FmodBackward0: one input edge)."""
+
     node_name = "FmodBackward0"
+
+    def forward(ctx, a, other):
+        if a.dtype.kind in "iub" and other == 0:
+            raise RuntimeError("ZeroDivisionError")
+        return _xp(a).fmod(a, other)
+
+    def backward(ctx, grad):
+        return (grad,)
+
+
+class Fmod(Op):
+    """``fmod(tensor, tensor)`` (FmodBackward1)."""
+
+    node_name = "FmodBackward1"
+    scalar_op = FmodScalar
 
     def forward(ctx, a, b):
         if a.dtype.kind in "iub" and np.any(b == 0):
@@ -161,6 +212,7 @@ class Pow(Op):
     node_name = "PowBackward0"
 
     def forward(ctx, a, exponent):
+        """``exponent`` is a Python number (keyword argument): the node has one input edge."""
         if a.dtype.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         ctx.save_for_backward(a)
@@ -194,12 +246,19 @@ class PowTensor(Op):
     def backward(ctx, grad):
         a, b, result = ctx.saved_tensors
         xp = _xp(grad)
-        ga = grad * b * a ** (b - 1) if ctx.needs_input_grad[0] else None
-        gb = None
-        if ctx.needs_input_grad[1]:
-            with np.errstate(divide="ignore", invalid="ignore"):
-                gb = grad * result * xp.where(a == 0, 0, xp.log(xp.where(a == 0, 1, a)))
+        ga = gb = None
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if ctx.needs_input_grad[0]:      # PyTorch: 0 where the exponent is 0 (even at a == 0)
+                ga = xp.where(b == 0, 0, grad * b * a ** (b - 1))
+            if ctx.needs_input_grad[1]:
+                gb = _exponent_grad(xp, grad, a, b, result)
         return ga, gb
+
+
+def _exponent_grad(xp, grad, base, exponent, result):
+    """d(base ** exponent)/d(exponent) = result * log(base); PyTorch takes 0 where base == 0 and exponent >= 0."""
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return xp.where((base == 0) & (exponent >= 0), 0, grad * result * xp.log(base))
 
 
 class RPow(Op):
@@ -208,16 +267,17 @@ class RPow(Op):
     node_name = "PowBackward2"
 
     def forward(ctx, exponent, base):
+        """``base`` is a Python number (keyword argument): the node has one input edge."""
         if exponent.dtype.kind in "iu" and np.any(exponent < 0) and isinstance(base, (int, np.integer)):
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         result = base ** exponent
-        ctx.save_for_backward(result)
-        ctx.log_base = float(np.log(base)) if base > 0 else float("nan")
+        ctx.save_for_backward(exponent, result)
+        ctx.base = base
         return result
 
     def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (grad * result * ctx.log_base,)
+        exponent, result = ctx.saved_tensors
+        return (_exponent_grad(_xp(grad), grad, ctx.base, exponent, result),)
 
 
 class Neg(Op):
@@ -257,11 +317,17 @@ class Maximum(Op):
         return _xp(a).maximum(a, b)
 
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        # ties share the gradient equally, as in PyTorch
-        ga = grad * ((a > b) + 0.5 * (a == b))
-        gb = grad * ((b > a) + 0.5 * (a == b))
-        return ga, gb
+        return _select_grads(ctx, grad, _xp(grad).less)
+
+
+def _select_grads(ctx, grad, loses):
+    """maximum/minimum: the gradient goes to the selected operand; ties share it equally (PyTorch's rule)."""
+    a, b = ctx.saved_tensors
+    xp = _xp(grad)
+    half = xp.where(a == b, grad / 2, grad)
+    ga = xp.where(loses(a, b), 0, half) if ctx.needs_input_grad[0] else None
+    gb = xp.where(loses(b, a), 0, half) if ctx.needs_input_grad[1] else None
+    return ga, gb
 
 
 class Minimum(Op):
@@ -272,10 +338,7 @@ class Minimum(Op):
         return _xp(a).minimum(a, b)
 
     def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        ga = grad * ((a < b) + 0.5 * (a == b))
-        gb = grad * ((b < a) + 0.5 * (a == b))
-        return ga, gb
+        return _select_grads(ctx, grad, _xp(grad).greater)
 
 
 def _comparison(name, fn):
@@ -369,7 +432,7 @@ def rsub(input, other, *, alpha=1):
                            "Use the `^` or `logical_xor()` operator instead.")
     if alpha != 1:
         return sub(mul(input, alpha), other).neg()
-    return D.record(Rsub, (input,), (x, D.make_scalar(other, dt)))
+    return D.record(Rsub, (input,), (x,), {"other": D.make_scalar(other, dt)})
 
 
 def mul(input, other, *, out=None):
@@ -464,8 +527,8 @@ def pow(input, exponent, *, out=None):
         x = x.astype(dt)
     if dt.kind == "b":
         x = x.astype(np.int64)
-        return D.record(Pow, (input,), (x, int(exponent)))
-    return D.record(Pow, (input,), (x, D.make_scalar(exponent, dt) if dt.kind == "f" else int(exponent)))
+        return D.record(Pow, (input,), (x,), {"exponent": int(exponent)})
+    return D.record(Pow, (input,), (x,), {"exponent": D.make_scalar(exponent, dt) if dt.kind == "f" else int(exponent)})
 
 
 def _rpow(exponent, base):
@@ -473,7 +536,7 @@ def _rpow(exponent, base):
     dt = D.scalar_dtype(x.dtype, base)
     if x.dtype != dt:
         x = x.astype(dt)
-    return D.record(RPow, (exponent,), (x, D.make_scalar(base, dt)))
+    return D.record(RPow, (exponent,), (x,), {"base": D.make_scalar(base, dt)})
 
 
 def neg(input, *, out=None):

@@ -10,9 +10,8 @@ an integer tensor or a boolean mask) gathers elements into a **copy**
 
 import numpy as np
 
-from .._device import backend_of
+from .._device import backend_of, to_numpy
 from .._tensor import Tensor, wrap_dim
-from ..autograd import grad_mode
 from ..autograd.function import Op
 from . import _dispatch as D
 from . import views as V
@@ -94,13 +93,15 @@ class Index(Op):
     node_name = "IndexBackward0"
 
     def forward(ctx, a, key):
-        ctx.shape, ctx.key = a.shape, key
+        ctx.save_for_backward(key)       # PyTorch saves the indices (a second backward raises)
+        ctx.shape = a.shape
         return a[key]
 
     def backward(ctx, grad):
+        (key,) = ctx.saved_tensors
         xp = backend_of(grad)
         out = xp.zeros(ctx.shape, dtype=grad.dtype)
-        xp.add.at(out, ctx.key, grad)    # repeated indices add up
+        xp.add.at(out, key, grad)    # repeated indices add up
         return (out,)
 
 
@@ -145,60 +146,59 @@ def getitem(self, index):
             types, mask shape mismatch (PyTorch's messages).
         ValueError: a negative slice step ("step must be greater than zero").
     """
-    x = self._data
-    items = _normalize(index, x.ndim)
-    result = self
-    dim = 0               # the dimension of `result` the next index applies to
-    rest = []             # items left for advanced indexing (after all basic ones)
-    advanced = any(_is_advanced(i) for i in items)
+    items = _normalize(index, self._data.ndim)
+    if any(_is_advanced(i) for i in items):
+        base, key_items = _split_advanced(self, items)
+        x = base._data
+        key = _advanced_key(x, key_items)
+        if any(isinstance(i, Tensor) and i._data.__class__ is not x.__class__ and i._data.ndim for i in key_items):
+            raise RuntimeError("indices should be either on cpu or on the same device as the indexed tensor (cpu)")
+        return D.record(Index, (base,), (x,), {"key": key})
+    # PyTorch keeps a lone full slice (x[:] is a SliceBackward0 view) but skips full slices in a tuple.
+    result = _apply_basic(self, items, keep_full_slice=isinstance(index, slice))
+    return V.view_op(V.Alias, self) if result is self else result
+
+
+def _apply_basic(t, items, keep_full_slice=False):
+    """Integers, slices and None applied left to right, one view each (``t`` itself if none applies)."""
+    dim = 0               # the dimension of the result the next index applies to
     for item in items:
-        if advanced:
-            rest.append(item)
-            continue
         if item is None:
-            result = V.unsqueeze(result, dim)
+            t = V.unsqueeze(t, dim)
             dim += 1
         elif isinstance(item, slice):
-            result = _slice(result, dim, item)
+            t = _slice(t, dim, item, keep_full_slice)
             dim += 1
         else:
             i = int(item)
-            size = result._data.shape[dim]
+            size = t._data.shape[dim]
             _check_bounds(i, size, dim)
-            result = V.view_op(V.Select, result, {"axis": dim, "index": i + size if i < 0 else i})
-    if advanced:
-        return _advanced(self, rest)
-    if result is self:
-        return V.view_op(V.Alias, self)
-    return result
+            t = V.view_op(V.Select, t, {"axis": dim, "index": i + size if i < 0 else i})
+    return t
 
 
-def _slice(t, dim, item):
+def _slice(t, dim, item, keep_full=False):
     step = 1 if item.step is None else int(item.step)
     if step <= 0:
         raise ValueError("step must be greater than zero")
     size = t._data.shape[dim]
     start, stop, _ = item.indices(size)
     stop = max(stop, start)
-    if start == 0 and stop == size and step == 1:
+    if start == 0 and stop == size and step == 1 and not keep_full:
         return t              # a full slice is no operation, as in PyTorch
     return V.view_op(V.Slice, t, {"axis": dim, "start": start, "stop": stop, "step": step})
 
 
-def _advanced(self, items):
-    """Basic items are applied first as views (like PyTorch), then one gather with the rest."""
+def _split_advanced(self, items):
+    """Basic items are applied first as views (like PyTorch); return that view and the items left for the gather."""
     basic_applied = self
     key_items = []
     dim = 0
     for item in items:
-        if isinstance(item, (int, np.integer)) and not isinstance(item, bool):
-            size = basic_applied._data.shape[dim]
-            _check_bounds(int(item), size, dim)
-            basic_applied = V.select(basic_applied, dim, int(item))
-        elif _is_int_scalar(item):
-            size = basic_applied._data.shape[dim]
-            _check_bounds(int(item.item()), size, dim)
-            basic_applied = V.select(basic_applied, dim, int(item.item()))
+        if isinstance(item, (int, np.integer)) and not isinstance(item, bool) or _is_int_scalar(item):
+            i = int(item)
+            _check_bounds(i, basic_applied._data.shape[dim], dim)
+            basic_applied = V.select(basic_applied, dim, i)
         elif isinstance(item, slice):
             basic_applied = _slice(basic_applied, dim, item)
             key_items.append(slice(None))
@@ -213,12 +213,7 @@ def _advanced(self, items):
                 dim += item._data.ndim
             elif not isinstance(item, bool):
                 dim += 1
-    x = basic_applied._data
-    key = _advanced_key(x, key_items)
-    if isinstance(self, Tensor) and any(isinstance(i, Tensor) and i._data.__class__ is not x.__class__
-                                        and i._data.ndim for i in key_items):
-        raise RuntimeError("indices should be either on cpu or on the same device as the indexed tensor (cpu)")
-    return D.record(Index, (basic_applied,), (x,), {"key": key})
+    return basic_applied, key_items
 
 
 # ---------------------------------------------------------------------------
@@ -226,32 +221,84 @@ def _advanced(self, items):
 # ---------------------------------------------------------------------------
 
 class Copy(Op):
-    """``dst.copy_(src)``: dst's old values get no gradient, src gets the gradient."""
+    """``dst.copy_(src)``: dst's old values get no gradient, src gets the gradient (converted back to its
+    shape, dtype and device by the engine)."""
 
     node_name = "CopyBackwards"
+    node_full_name = "torch::autograd::CopyBackwards"
 
     def forward(ctx, dst, src):
-        ctx.src_meta = src.shape
         xp = backend_of(dst)
+        if src.__class__ is not dst.__class__:
+            src = xp.asarray(to_numpy(src))
         return xp.broadcast_to(src, dst.shape).astype(dst.dtype, copy=True)
 
     def backward(ctx, grad):
-        return grad * 0, grad
+        return backend_of(grad).zeros_like(grad), grad
+
+
+class Fill(Op):
+    """``fill_(number)``: every element overwritten by ``value``; no gradient reaches the old values."""
+
+    node_name = "FillBackward2"
+
+    def forward(ctx, a, value):
+        out = backend_of(a).empty_like(a)
+        out[...] = value
+        return out
+
+    def backward(ctx, grad):
+        return (backend_of(grad).zeros_like(grad),)
+
+
+class Zero(Fill):
+    """``zero_()``."""
+
+    node_name = "ZeroBackward0"
+
+
+class Uniform(Fill):
+    """``uniform_()``: ``value`` holds the random numbers."""
+
+    node_name = "UniformBackward0"
+
+
+class Normal(Fill):
+    """``normal_()``: ``value`` holds the random numbers."""
+
+    node_name = "NormalBackward0"
+
+
+class FillTensor(Op):
+    """``fill_(0-d tensor)`` (also ``x[...] = number``): the value gets the sum of the gradient."""
+
+    node_name = "FillBackward3"
+
+    def forward(ctx, a, value):
+        out = backend_of(a).empty_like(a)
+        out[...] = value
+        return out
+
+    def backward(ctx, grad):
+        return backend_of(grad).zeros_like(grad), grad.sum()
 
 
 class IndexPut(Op):
+    """``x[indices] = values`` with advanced indices (``index_put_``)."""
+
     node_name = "IndexPutBackward0"
 
     def forward(ctx, dst, values, key):
-        ctx.key = key
+        ctx.save_for_backward(key)       # PyTorch saves the indices (a second backward raises)
         out = dst.copy()
         out[key] = values
         return out
 
     def backward(ctx, grad):
+        (key,) = ctx.saved_tensors
         g_self = grad.copy()
-        g_self[ctx.key] = 0
-        return g_self, grad[ctx.key]
+        g_self[key] = 0
+        return g_self, grad[key]
 
 
 def _value_array(self, value):
@@ -295,86 +342,216 @@ def _check_expand(target_shape, value_shape):
 def setitem(self, index, value):
     """``self[index] = value``: writes into ``self``'s memory (``value`` broadcasts; dtype is converted).
 
+    As in PyTorch, basic indices select a view that is then written
+    (``copy_`` or ``fill_``; on a view of a tensor with a history the base
+    gets ``CopySlices``) and advanced indices write with ``index_put_``.
+
     Raises:
-        RuntimeError: the in-place-on-leaf error; a value that does not
-            broadcast to the indexed shape.
+        RuntimeError: the in-place-on-leaf errors; a value that does not
+            broadcast to the indexed shape (``expand``'s message).
+        IndexError: bad indices (as for reading).
         TypeError: a value that is not a number or tensor.
     """
-    D.check_inplace(self)
     items = _normalize(index, self._data.ndim)
-    advanced = any(_is_advanced(i) for i in items)
     v = _value_array(self, value)
-    recording = grad_mode.enabled and (self._requires_grad or (isinstance(value, Tensor) and value._requires_grad))
-    if not advanced:
-        target = getitem(self.detach(), tuple(items)) if not recording else getitem(self, tuple(items))
-        _check_expand(target._data.shape, getattr(v, "shape", ()))
-        if not recording:
+    src = value if isinstance(value, Tensor) else None
+    rec = D.recording(self, src)
+    if not any(_is_advanced(i) for i in items):
+        target = _apply_basic(self, items)
+        D.check_inplace(target, rec)
+        _check_expand(target._data.shape, v.shape)
+        if rec:
+            _copy_to(target, src, v)
+        else:
             target._data[...] = v
             self._bump()
-            return
-        src = value if isinstance(value, Tensor) else None
-        node = Copy.Node()
-        node.needs_input_grad = (target._requires_grad, src is not None and src._requires_grad)
-        out = Copy.forward(node, target._data, v)
-        node.next_functions = (D.edge_of(target), (None, 0) if src is None else D.edge_of(src))
-        node._input_meta = ((target._data.shape, target._data.dtype),
-                            (v.shape, v.dtype) if src is not None and src._requires_grad else None)
-        target._data[...] = out
-        target._bump()
-        D.rebase_history(target, node)
         return
-    base_view = self
-    key_items = items
-    x = base_view._data
+    target, key_items = _split_advanced(self, items)
+    D.check_inplace(target, rec)
+    x = target._data
     key = _advanced_key(x, key_items)
     try:
         target_shape = x[key].shape
     except IndexError as e:
         raise IndexError(str(e).replace("axis", "dimension")) from None
-    _check_expand(target_shape, getattr(v, "shape", ()))
-    if not recording:
+    _check_expand(target_shape, v.shape)
+    if not rec:
         x[key] = v
         self._bump()
         return
-    src = value if isinstance(value, Tensor) else None
-    vv = v.astype(x.dtype) if getattr(v, "dtype", x.dtype) != x.dtype else v
-    D.inplace_record(IndexPut, self, (self, src), (x, vv), {"key": key})
+    if src is not None:
+        src = V.view(src, _without_leading_ones(src._data.shape))
+        v = src._data
+    v = v.astype(x.dtype) if v.dtype != x.dtype else v
+    D.inplace_record(IndexPut, target, (target, D.NUMBER if src is None else src), (x, v), {"key": key})
+
+
+def _without_leading_ones(shape):
+    i = 0
+    while i < len(shape) and shape[i] == 1:
+        i += 1
+    return shape[i:]
+
+
+def _copy_to(dst, src, v):
+    """PyTorch's ``copy_to`` for a recorded ``dst[...] = value``: copy_, fill_ for a 0-d value, or a view
+    and expand of the value first."""
+    x = dst._data
+    if src is None:                              # a Python number, as a 0-d CPU tensor
+        op, sources, v = (Copy if x.ndim == 0 else FillTensor), (dst, D.NUMBER), np.asarray(v)
+    elif src._data.shape == x.shape:
+        op, sources = Copy, (dst, src)
+    elif src._data.ndim == 0 and src._data.__class__ is np.ndarray:
+        op, sources = FillTensor, (dst, src)
+    else:
+        src = V.view(src, _without_leading_ones(src._data.shape))
+        if src._data.shape != x.shape:
+            src = V.expand(src, x.shape)
+        op, sources, v = Copy, (dst, src), src._data
+    D.inplace_record(op, dst, sources, (x, v))
+
+
+class IndexSelect(Op):
+    """``index_select(dim, index)``: slices along ``axis`` picked by a 1-D integer array."""
+
+    node_name = "IndexSelectBackward0"
+
+    def forward(ctx, a, index, axis):
+        ctx.save_for_backward(index)
+        ctx.shape, ctx.axis = a.shape, axis
+        return backend_of(a).take(a.reshape(1) if a.ndim == 0 else a, index, axis=axis)
+
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        xp = backend_of(grad)
+        out = xp.zeros(ctx.shape or (1,), dtype=grad.dtype)
+        xp.add.at(out, (slice(None),) * ctx.axis + (index,), grad)     # repeated indices add up
+        return (out.reshape(ctx.shape),)
 
 
 def index_select(input, dim, index):
-    """Rows (or slices along ``dim``) picked by an integer tensor ``index``; a copy. Mirrors ``torch.index_select``."""
-    d = wrap_dim(dim, input._data.ndim)
-    return getitem(input, (slice(None),) * d + (index,))
+    """Slices along ``dim`` picked by a 1-D integer tensor ``index``; a copy. Mirrors ``torch.index_select``.
+
+    Raises:
+        RuntimeError: an index that is not int32/int64.
+        IndexError: an index with more than one dimension, or out of range (PyTorch's messages).
+    """
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    idx = index._data
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError("index_select(): Expected dtype int32 or int64 for index")
+    if idx.ndim > 1:
+        raise IndexError("index_select(): Index is supposed to be a vector")
+    size = x.shape[d] if x.ndim else 1
+    if idx.size and (int(idx.max()) >= size or int(idx.min()) < -size):
+        raise IndexError("index out of range in self")
+    return D.record(IndexSelect, (input,), (x,), {"index": idx.reshape(-1), "axis": d})
+
+
+class MaskedFill(Op):
+    """``masked_fill(mask, number)`` (MaskedFillBackward0: one edge; the filled places get no gradient)."""
+
+    node_name = "MaskedFillBackward0"
+
+    def forward(ctx, a, mask, other):
+        ctx.save_for_backward(mask)
+        return backend_of(a).where(mask, other, a).astype(a.dtype, copy=False)
+
+    def backward(ctx, grad):
+        (mask,) = ctx.saved_tensors
+        return (backend_of(grad).where(mask, 0, grad),)
+
+
+class MaskedFillTensor(Op):
+    """``masked_fill(mask, 0-d tensor)`` (MaskedFillBackward1): the value gets the gradient of the filled places."""
+
+    node_name = "MaskedFillBackward1"
+
+    def forward(ctx, a, value, mask):
+        ctx.save_for_backward(mask)
+        return backend_of(a).where(mask, value.astype(a.dtype), a)
+
+    def backward(ctx, grad):
+        (mask,) = ctx.saved_tensors
+        xp = backend_of(grad)
+        return xp.where(mask, 0, grad), xp.where(mask, grad, 0).sum()
 
 
 def masked_fill(input, mask, value):
-    """A copy of ``input`` with ``value`` where ``mask`` is True. Mirrors ``torch.masked_fill``."""
-    from .._creation import scalar_tensor
-    from .math import where
-    v = value if isinstance(value, Tensor) else scalar_tensor(value, input).to(input.dtype)
-    return where(mask, v.to(input.dtype), input)
+    """A copy of ``input`` with ``value`` (a number or a 0-d tensor) where the bool ``mask`` is True.
+
+    ``mask`` broadcasts with ``input``; the result keeps ``input``'s dtype.
+    Mirrors ``torch.masked_fill``.
+
+    Raises:
+        RuntimeError: a mask that is not bool, a value tensor that is not 0-d (PyTorch's messages).
+    """
+    from .linalg import _c_name
+    x, m = input._data, mask._data
+    if m.dtype.kind != "b":
+        raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_c_name(m)}")
+    if x.shape != m.shape:
+        from .._broadcast import broadcast_shape
+        broadcast_shape(x.shape, m.shape)
+    if not isinstance(value, Tensor):
+        return D.record(MaskedFill, (input,), (x,), {"mask": m, "other": D.make_scalar(value, x.dtype)})
+    v = value._data
+    if v.ndim:
+        raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {v.ndim} "
+                           "dimension(s).")
+    if v.__class__ is not x.__class__:
+        v = backend_of(x).asarray(to_numpy(v))
+    return D.record(MaskedFillTensor, (input, value), (x, v), {"mask": m})
+
+
+class MaskedSelect(Op):
+    """``masked_select(mask)``: the elements where the (broadcast) mask is True, as a 1-D copy."""
+
+    node_name = "MaskedSelectBackward0"
+
+    def forward(ctx, a, mask):
+        from .._broadcast import broadcast_shape
+        xp = backend_of(a)
+        shape = broadcast_shape(a.shape, mask.shape)
+        m = xp.broadcast_to(mask, shape)
+        ctx.save_for_backward(m)
+        return xp.broadcast_to(a, shape)[m]
+
+    def backward(ctx, grad):
+        (m,) = ctx.saved_tensors
+        out = backend_of(grad).zeros(m.shape, dtype=grad.dtype)
+        out[m] = grad
+        return (out,)           # the engine sums it back to the input's shape
 
 
 def masked_select(input, mask):
-    """The elements where ``mask`` (broadcast) is True, as a 1-D copy. Mirrors ``torch.masked_select``."""
-    a, m = V.broadcast_tensors(input, mask)
-    return getitem(a, m)
+    """The elements where ``mask`` (broadcast) is True, as a 1-D copy. Mirrors ``torch.masked_select``.
+
+    Raises:
+        RuntimeError: a mask that is not bool; shapes that do not broadcast.
+    """
+    if mask._data.dtype.kind != "b":
+        raise RuntimeError("masked_select: expected BoolTensor for mask")
+    return D.record(MaskedSelect, (input,), (input._data,), {"mask": mask._data})
 
 
 class Gather(Op):
     node_name = "GatherBackward0"
 
     def forward(ctx, a, index, axis):
-        ctx.shape, ctx.index, ctx.axis = a.shape, index, axis
+        ctx.save_for_backward(index)
+        ctx.shape, ctx.axis = a.shape, axis
         return backend_of(a).take_along_axis(a, index, axis=axis)
 
     def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
         xp = backend_of(grad)
         out = xp.zeros(ctx.shape, dtype=grad.dtype)
         idx = [xp.arange(n).reshape([-1 if k == i else 1 for k in range(grad.ndim)])
-               for i, n in enumerate(ctx.index.shape)]
-        idx[ctx.axis] = ctx.index
-        xp.add.at(out, tuple(idx), grad)
+               for i, n in enumerate(index.shape)]
+        idx[ctx.axis] = index
+        xp.add.at(out, tuple(idx), grad)     # repeated indices add up
         return (out,)
 
 

@@ -250,8 +250,11 @@ def _batched_matmul(a, b):
 
 
 def outer(input, vec2):
-    """Outer product of two vectors: ``(n,)`` and ``(m,)`` give ``(n, m)``. Mirrors ``torch.outer``."""
-    return V.unsqueeze(input, 1) * V.unsqueeze(vec2, 0)
+    """Outer product of two vectors: ``(n,)`` and ``(m,)`` give ``(n, m)``. Mirrors ``torch.outer``.
+
+    Computed as PyTorch does, ``input.reshape(-1, 1) * vec2``.
+    """
+    return V.reshape(input, -1, 1) * vec2
 
 
 def inner(input, other):

@@ -98,7 +98,7 @@ class Log10(Op):
 
 
 class Log1p(Op):
-    node_name = "Log1pBackward0"
+    node_name = "Log1PBackward0"
     int_to_float = True
 
     def forward(ctx, a):
@@ -149,9 +149,9 @@ class Rsqrt(Op):
 
     def forward(ctx, a):
         with _quiet():
-            result = 1 / _xp(a).sqrt(a)
+            result = (1 / _xp(a).sqrt(a)).astype(a.dtype, copy=False)
         ctx.save_for_backward(result)
-        return result.astype(a.dtype)
+        return result
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
@@ -270,7 +270,7 @@ class Clamp(Op):
 
 
 class ClampTensor(Op):
-    """``clamp(min=tensor, max=tensor)`` (ClampBackward0)."""
+    """``clamp(min=tensor, max=tensor)`` (ClampBackward0): three edges, ``(None, 0)`` for a missing bound."""
 
     node_name = "ClampBackward0"
 
@@ -297,15 +297,18 @@ class ClampTensor(Op):
 
 
 class Where(Op):
+    """``where(condition, a, b)``: two edges (a and b); the condition is a keyword argument."""
+
     node_name = "WhereBackward0"
 
-    def forward(ctx, cond, a, b):
-        ctx.save_for_backward(cond)
-        return _xp(a).where(cond, a, b)
+    def forward(ctx, a, b, condition):
+        ctx.save_for_backward(condition)
+        return _xp(a).where(condition, a, b)
 
     def backward(ctx, grad):
         (cond,) = ctx.saved_tensors
-        return None, grad * cond, grad * ~cond
+        xp = _xp(grad)
+        return xp.where(cond, grad, 0), xp.where(cond, 0, grad)
 
 
 def _rounding(name, fn):
@@ -313,8 +316,9 @@ def _rounding(name, fn):
         return fn(_xp(a), a) if a.dtype.kind == "f" else a.copy()
 
     def backward(ctx, grad):
-        return (grad * 0,)
-    return type(name, (Op,), {"node_name": name + "Backward0", "forward": forward, "backward": backward})
+        return (_xp(grad).zeros_like(grad),)     # zero almost everywhere (PyTorch's formula)
+    return type(name, (Op,), {"node_name": name + "Backward0", "forward": forward, "backward": backward,
+                              "__doc__": f"``{name.lower()}``: piecewise constant, so its gradient is zero."})
 
 
 Floor = _rounding("Floor", lambda xp, a: xp.floor(a))
@@ -322,6 +326,17 @@ Ceil = _rounding("Ceil", lambda xp, a: xp.ceil(a))
 Round = _rounding("Round", lambda xp, a: xp.round(a))
 Trunc = _rounding("Trunc", lambda xp, a: xp.trunc(a))
 Sign = _rounding("Sign", lambda xp, a: xp.sign(a))
+
+
+class RoundDecimals(Op):
+    """``round(x, decimals=d)`` (RoundBackward1)."""
+
+    node_name = "RoundBackward1"
+
+    def forward(ctx, a, decimals):
+        return _xp(a).round(a, decimals)
+
+    backward = Round.backward
 
 
 class Erf(Op):
@@ -384,8 +399,7 @@ erf = _unary_function(Erf, "erf", "The error function, element-wise.")
 def round(input, *, decimals=0):
     """Round to the nearest integer (halves to even), or to ``decimals`` places. Mirrors ``torch.round``."""
     if decimals:
-        scale = 10.0 ** decimals
-        return D.unary(Round, input * scale) / scale
+        return D.unary(RoundDecimals, input, {"decimals": decimals})
     return D.unary(Round, input)
 
 
@@ -414,8 +428,8 @@ def clamp(input, min=None, max=None, *, out=None):
         for b in (min, max):
             xs.append(None if b is None else
                       (b._data if isinstance(b, Tensor) else np.asarray(b)).astype(dt.numpy_dtype, copy=False))
-        result = D.record(ClampTensor, (input, min if isinstance(min, Tensor) else None,
-                                        max if isinstance(max, Tensor) else None), tuple(xs))
+        result = D.record(ClampTensor, (input, min if isinstance(min, Tensor) else D.NUMBER,
+                                        max if isinstance(max, Tensor) else D.NUMBER), tuple(xs))
     else:
         x = input._data
         for b in (min, max):
@@ -480,9 +494,9 @@ def where(condition, input=None, other=None):
             arrays.append(a)
         else:
             arrays.append(D.make_scalar(v, dt.numpy_dtype))
-    return D.record(Where, (None, input if isinstance(input, Tensor) else None,
-                            other if isinstance(other, Tensor) else None),
-                    (condition._data, arrays[0], arrays[1]))
+    return D.record(Where, (input if isinstance(input, Tensor) else D.NUMBER,
+                            other if isinstance(other, Tensor) else D.NUMBER),
+                    (arrays[0], arrays[1]), {"condition": condition._data})
 
 
 def isnan(input):

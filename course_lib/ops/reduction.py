@@ -226,13 +226,42 @@ class MaxDim(Op):
         xp = _xp(grad)
         if not ctx.keepdim:
             grad, idx = xp.expand_dims(grad, ctx.axis), xp.expand_dims(idx, ctx.axis)
-        out = xp.zeros(ctx.shape, dtype=grad.dtype)
-        xp.put_along_axis(out, idx, grad, axis=ctx.axis)
-        return (out,)
+        n = ctx.shape[ctx.axis]
+        positions = xp.arange(n).reshape((n,) + (1,) * (len(ctx.shape) - ctx.axis - 1))
+        return (xp.where(positions == idx, grad, 0),)     # the gradient goes to the selected element
 
 
 class MinDim(MaxDim):
     node_name = "MinBackward0"
+
+
+class Amax(Op):
+    """``amax(dim)``: the gradient is shared evenly by the tied extremes of each reduced slice."""
+
+    node_name = "AmaxBackward0"
+
+    def forward(ctx, a, axes, keepdim):
+        result = D.as_array(a.max(axis=axes, keepdims=keepdim) if a.ndim else a.copy())
+        ctx.save_for_backward(a, result)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        return result
+
+    def backward(ctx, grad):
+        a, result = ctx.saved_tensors
+        if not ctx.keepdim:
+            grad, result = _expand_dims_all(grad, ctx.axes), _expand_dims_all(result, ctx.axes)
+        mask = a == result
+        return (grad * mask / mask.sum(axis=ctx.axes, keepdims=True),)
+
+
+class Amin(Amax):
+    node_name = "AminBackward0"
+
+    def forward(ctx, a, axes, keepdim):
+        result = D.as_array(a.min(axis=axes, keepdims=keepdim) if a.ndim else a.copy())
+        ctx.save_for_backward(a, result)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        return result
 
 
 class Var(Op):
@@ -275,8 +304,8 @@ class Std(Op):
         centered = a - a.mean(axis=axes, keepdims=True)
         if not ctx.keepdim and ctx.axes is not None:
             grad, result = _expand_dims_all(grad, axes), _expand_dims_all(result, axes)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return (grad * centered / (ctx.dof * result),)
+        with np.errstate(invalid="ignore", divide="ignore"):     # PyTorch: 0 where the std is 0
+            return (_xp(a).where(result == 0, 0, grad * centered / (ctx.dof * result)),)
 
 
 def _expand_dims_all(x, axes):
@@ -302,6 +331,53 @@ class LogSumExp(Op):
         a, out = ctx.saved_tensors
         g = grad if ctx.keepdim else _expand_dims_all(grad, ctx.axes)
         return (g * _xp(a).exp(a - out),)
+
+
+class VectorNorm(Op):
+    """``norm(p, dim)``, PyTorch's ``linalg.vector_norm``: ``sum(|x|**p) ** (1/p)`` over ``dim``."""
+
+    node_name = "LinalgVectorNormBackward0"
+
+    def forward(ctx, a, ord, axes, keepdim):
+        xp = _xp(a)
+        m = xp.abs(a)
+        if ord == 2:
+            result = xp.sqrt((m * m).sum(axis=axes, keepdims=keepdim))
+        elif ord == 1:
+            result = m.sum(axis=axes, keepdims=keepdim)
+        elif ord == float("inf"):
+            result = m.max(axis=axes, keepdims=keepdim)
+        elif ord == -float("inf"):
+            result = m.min(axis=axes, keepdims=keepdim)
+        elif ord == 0:
+            result = (m != 0).sum(axis=axes, keepdims=keepdim).astype(a.dtype)
+        else:
+            with np.errstate(divide="ignore", over="ignore"):
+                result = (m ** ord).sum(axis=axes, keepdims=keepdim) ** (1.0 / ord)
+        result = D.as_array(result.astype(a.dtype, copy=False))
+        ctx.save_for_backward(a, result)
+        ctx.ord, ctx.axes, ctx.keepdim = ord, axes, keepdim
+        return result
+
+    def backward(ctx, grad):
+        a, result = ctx.saved_tensors
+        xp = _xp(a)
+        if not ctx.keepdim:
+            grad, result = _expand_dims_all(grad, ctx.axes), _expand_dims_all(result, ctx.axes)
+        p = ctx.ord
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            if p == 0:
+                return (xp.zeros_like(a),)
+            if p == 1:
+                return (grad * xp.sign(a),)
+            if p in (float("inf"), -float("inf")):       # shared evenly by the tied extremes
+                mask = xp.abs(a) == result
+                return (grad * xp.sign(a) * mask / mask.sum(axis=ctx.axes, keepdims=True),)
+            if p == 2:
+                scaled = a / result
+            else:
+                scaled = a * xp.abs(a) ** (p - 2) / result ** (p - 1)
+            return (grad * xp.where(result == 0, 0, scaled),)    # PyTorch: 0 where the norm is 0
 
 
 class CumSum(Op):
@@ -417,24 +493,34 @@ def min(input, dim=None, keepdim=False):
     return _extreme(input, dim, keepdim, False, "min")
 
 
-def amax(input, dim=(), keepdim=False):
-    """Largest elements over ``dim`` (all dims by default). Mirrors ``torch.amax``."""
+def _amax_amin(op, name, input, dim, keepdim):
     x = input._data
     axes = normalize_dims(dim if dim != () else None, x.ndim)
-    r = input
-    for a in sorted(axes, reverse=True):
-        r = max(r, a, keepdim=True).values
-    return r if keepdim else (r.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes)))
+    if x.size == 0:
+        if dim == () or dim is None:
+            raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
+                               "Specify the reduction dim with the 'dim' argument.")
+        for a in axes:
+            if x.shape[a] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {a} to have non-zero size.")
+    return D.record(op, (input,), (x,), {"axes": axes, "keepdim": keepdim})
+
+
+def amax(input, dim=(), keepdim=False):
+    """Largest elements over ``dim`` (all dims by default). Mirrors ``torch.amax``.
+
+    Unlike ``max(dim)``, ties share the gradient evenly.
+
+    Raises:
+        IndexError: a reduced dimension of size 0, or ``dim`` out of range.
+        RuntimeError: no ``dim`` for an empty tensor.
+    """
+    return _amax_amin(Amax, "amax", input, dim, keepdim)
 
 
 def amin(input, dim=(), keepdim=False):
     """Smallest elements over ``dim`` (all dims by default). Mirrors ``torch.amin``."""
-    x = input._data
-    axes = normalize_dims(dim if dim != () else None, x.ndim)
-    r = input
-    for a in sorted(axes, reverse=True):
-        r = min(r, a, keepdim=True).values
-    return r if keepdim else (r.reshape(tuple(s for i, s in enumerate(x.shape) if i not in axes)))
+    return _amax_amin(Amin, "amin", input, dim, keepdim)
 
 
 def _arg(input, dim, keepdim, largest):
@@ -534,15 +620,24 @@ def count_nonzero(input, dim=None):
     return wrap(D.as_array(_xp(x).asarray(r, dtype=np.int64)))
 
 
-def norm(input, p="fro", dim=None, keepdim=False):
-    """Vector 2-norm (default) or p-norm of all elements or along ``dim``. Mirrors ``torch.norm``."""
-    from .arithmetic import pow
-    from .math import abs, sqrt
-    if p in ("fro", 2, 2.0):
-        return sqrt(sum(input * input, dim, keepdim))
-    if p in (float("inf"), "inf"):
-        return amax(abs(input), dim if dim is not None else (), keepdim)
-    return pow(sum(pow(abs(input), p), dim, keepdim), 1.0 / p)
+def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
+    """Vector p-norm (2 by default; ``'fro'`` is 2) of all elements or along ``dim``. Mirrors ``torch.norm``.
+
+    ``p`` may be any number, ``inf`` or ``-inf``; records
+    ``LinalgVectorNormBackward0``, as PyTorch does.
+
+    Raises:
+        RuntimeError: on an integer tensor (PyTorch's message).
+    """
+    x = input._data
+    if dtype is not None:
+        x = x.astype(dtype.numpy_dtype)
+    if x.dtype.kind != "f":
+        raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
+                           f"{_dtype._BY_NUMPY[x.dtype]._short_name}")
+    ord = 2 if p == "fro" else float(p)
+    axes = normalize_dims(dim, x.ndim)
+    return D.record(VectorNorm, (input,), (x,), {"ord": ord, "axes": axes, "keepdim": keepdim})
 
 
 def cumsum(input, dim, *, dtype=None):

@@ -20,8 +20,7 @@ from .. import _dtype
 from .._device import backend_of
 from .._strides import contiguous_strides, element_strides, empty_preserving, strided
 from .._tensor import Tensor, wrap_dim
-from ..autograd import grad_mode
-from ..autograd.function import NO_CONTEXT, Op
+from ..autograd.function import NO_CONTEXT, Op, short_name
 from . import _dispatch as D
 
 __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute",
@@ -297,17 +296,32 @@ class Slice(Op):
 
 
 class AsStrided(Op):
-    """A view described by where its elements sit in the base (after in-place ops on views)."""
+    """A view described by where its elements sit in the base (``as_strided``, or a view whose base was
+    modified in place).  ``ctx.geometry`` holds, per element of the view, its flat index in the base
+    (-1 for an element outside the base)."""
 
     node_name = "AsStridedBackward0"
+
+    def forward(ctx, a, geometry, array):
+        ctx.geometry = geometry
+        ctx.base_meta = (a.shape, a.dtype)
+        return array
 
     def backward(ctx, grad):
         xp = backend_of(grad)
         shape, dtype = ctx.base_meta
-        out = xp.zeros(int(np.prod(shape)), dtype=dtype)
-        xp.add.at(out, ctx.geometry.reshape(-1), grad.reshape(-1)) if xp is np else \
-            xp.add.at(out, ctx.geometry.reshape(-1), grad.reshape(-1))
+        out = xp.zeros(math.prod(shape), dtype=dtype)
+        where = ctx.geometry.reshape(-1)
+        g = grad.reshape(-1)
+        inside = where >= 0
+        xp.add.at(out, where[inside], g[inside])      # elements seen twice get both gradients
         return (out.reshape(shape),)
+
+
+class ReshapeAlias(View):
+    """``reshape`` of a non-contiguous tensor whose strides allow a view (PyTorch's ``_reshape_alias``)."""
+
+    node_name = "ReshapeAliasBackward0"
 
 
 def _viewable(x):
@@ -317,19 +331,31 @@ def _viewable(x):
 
 
 def view_op(op, base, params=None):
-    """Apply a view operation to tensor ``base``; the result shares its memory (see ``make_view``)."""
-    recording = grad_mode.enabled and base._requires_grad
+    """Apply a view operation to tensor ``base``; the result shares its memory (see ``make_view``).
+
+    When ``base`` requires grad the view gets ``op``'s node; made in no_grad
+    mode it requires grad without a history, as in PyTorch.
+    """
     x = _viewable(base._data)
-    ctx = op.Node() if recording else NO_CONTEXT
-    array = op.forward(ctx, x, **params) if params else op.forward(ctx, x)
-    t = D.make_view(base, array)
-    if recording:
+    if D.recording(base):
+        ctx = op.Node()
+        array = op.forward(ctx, x, **params) if params else op.forward(ctx, x)
+        t = D.make_view(base, array)
         ctx.needs_input_grad = (True,)
         ctx.next_functions = (D.edge_of(base),)
-        ctx._input_meta = ((x.shape, x.dtype),)
+        ctx._input_meta = (D.input_meta(base),)
         D.mark_output(t, ctx)
-        t._view_version = t._version_ref[0]
-    return t
+        return t
+    array = op.forward(NO_CONTEXT, x, **params) if params else op.forward(NO_CONTEXT, x)
+    return _unrecorded_view(base, array)
+
+
+def _unrecorded_view(base, array):
+    if base._requires_grad:          # no_grad mode: PyTorch's view requires grad but has no grad_fn
+        t = D.make_view(base, array, "no_grad")
+        t._requires_grad = True
+        return t
+    return D.make_view(base, array)
 
 
 # ---------------------------------------------------------------------------
@@ -364,7 +390,7 @@ def _view_dtype(input, dt):
     x = input._data
     if dt.itemsize != x.itemsize:
         raise RuntimeError("self.dim() cannot be 0 to view with a different element size")
-    return D.make_view(input, x.view(dt.numpy_dtype))
+    return _unrecorded_view(input, x.view(dt.numpy_dtype))
 
 
 def view_as(input, other):
@@ -382,7 +408,8 @@ def reshape(input, *shape):
     shape = infer_size(_shape_arg(shape, "reshape"), x.size)
     strides = compute_view_strides(x.shape, element_strides(x), shape)
     if strides is not None:
-        return view_op(View, input, {"shape": shape, "strides": strides})
+        op = View if x.flags.c_contiguous else ReshapeAlias
+        return view_op(op, input, {"shape": shape, "strides": strides})
     # Not viewable: copy into fresh contiguous memory, then view that (what PyTorch records too:
     # UnsafeViewBackward0 after CloneBackward0).  The result is not a view of the input.
     copy = clone(input, memory_format=contiguous_format)
@@ -669,23 +696,26 @@ def unbind(input, dim=0):
 
 
 def _multi_view(op, input, params):
-    """A multi-output view op (split, chunk, unbind): every output shares the input's memory."""
-    recording = grad_mode.enabled and input._requires_grad
+    """A multi-output view op (split, chunk, unbind): every output shares the input's memory.
+
+    PyTorch forbids recorded in-place changes of these outputs (their
+    creation is noted on the views, see ``make_view``).
+    """
     x = _viewable(input._data)
-    ctx = op.Node() if recording else NO_CONTEXT
+    if not D.recording(input):
+        return tuple(_unrecorded_view(input, a) for a in op.forward(NO_CONTEXT, x, **params))
+    ctx = op.Node()
     arrays = op.forward(ctx, x, **params)
+    ctx.needs_input_grad = (True,)
+    ctx.next_functions = (D.edge_of(input),)
+    ctx._input_meta = (D.input_meta(input),)
+    ctx._n_outputs = len(arrays)
+    ctx._output_meta = tuple((a.shape, a.dtype) for a in arrays)
     outs = []
     for i, a in enumerate(arrays):
-        t_ = D.make_view(input, a)
-        if recording:
-            D.mark_output(t_, ctx, i)
+        t_ = D.make_view(input, a, short_name(op.node_name))
+        D.mark_output(t_, ctx, i)
         outs.append(t_)
-    if recording:
-        ctx.needs_input_grad = (True,)
-        ctx.next_functions = (D.edge_of(input),)
-        ctx._input_meta = ((x.shape, x.dtype),)
-        ctx._n_outputs = len(outs)
-        ctx._output_meta = tuple((a.shape, a.dtype) for a in arrays)
     return tuple(outs)
 
 
@@ -867,5 +897,9 @@ def as_strided(input, size, stride, storage_offset=None):
     offset = input.storage_offset() if storage_offset is None else storage_offset
     if offset and base.__class__ is not np.ndarray:     # CuPy: start the view at the offset first
         base, offset = base.reshape(-1)[offset:], 0
-    return D.make_view(input, strided(base, tuple(size), tuple(stride), offset))
+    array = strided(base, tuple(size), tuple(stride), offset)
+    if not D.recording(input):
+        return _unrecorded_view(input, array)
+    geometry = D.view_positions(input, D.make_view(input, array))
+    return view_op(AsStrided, input, {"geometry": geometry, "array": array})
 
