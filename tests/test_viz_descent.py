@@ -40,7 +40,8 @@ def test_lr_0_01_converges_and_more_epochs_get_closer():
     r100, r1000, r5000 = (fit_line(0.01, n) for n in (100, 1000, 5000))
     for r in (r100, r1000, r5000):
         assert not r.diverged
-        assert all(b <= a for a, b in zip(r.losses, r.losses[1:]))   # never goes up
+        # never goes up, until float32 rounding (losses near 1e-9) takes over
+        assert all(b <= a for a, b in zip(r.losses, r.losses[1:]) if a > 1e-7)
     assert r100.losses[0] == pytest.approx(34.75)                    # mean(y^2) at a = b = 0
     assert r100.final_loss < 0.05
     assert _distance(r100) > _distance(r1000) > _distance(r5000)
