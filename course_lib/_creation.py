@@ -14,14 +14,16 @@ any float -> the default dtype (float32), all bools -> bool.
 """
 
 import math
-import numbers
+import operator
 import warnings
 
 import numpy as np
 
 from . import _dtype
-from ._device import device_of, module_for, resolve, to_numpy
+from ._arguments import Signature, int_list, invalid_arguments, type_name
+from ._device import backend_of, device_of, module_for, resolve, to_numpy
 from ._size import Size
+from ._strides import empty_preserving
 from ._tensor import Tensor, wrap
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "empty", "full", "zeros_like",
@@ -31,89 +33,120 @@ __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "emp
 
 
 # ---------------------------------------------------------------------------
-# Python data -> array
+# Python data -> array (PyTorch's internal_new_from_data: sizes, then dtype, then the elements)
 # ---------------------------------------------------------------------------
 
+_MAX_DIMS = 64
+
+
+def _is_number(value):
+    return isinstance(value, (int, float, np.number, np.bool_))
+
+
+def _is_sequence(obj):
+    """Python's sequence check, as PyTorch uses it: lists, tuples, ranges, strings, NumPy arrays (not tensors)."""
+    return isinstance(obj, (list, tuple, range, str, bytes, np.ndarray))
+
+
+def _compute_sizes(data):
+    """The shape of nested data, read along the first element of each level.
+
+    Raises:
+        ValueError: more than 64 levels ("too many dimensions 'str'", what a string inside a list gives).
+        TypeError: a 0-d NumPy array inside a list (its ``len()`` fails).
+    """
+    sizes = []
+    while _is_sequence(data):
+        n = len(data)
+        sizes.append(n)
+        if len(sizes) > _MAX_DIMS:
+            raise ValueError(f"too many dimensions '{type_name(data)}'")
+        if n == 0:
+            break
+        data = data[0]
+    return tuple(sizes)
+
+
 def _infer_dtype(obj):
-    """PyTorch's dtype for Python data: the promotion of all its elements' dtypes."""
+    """PyTorch's dtype for Python data: the promotion of all its elements' dtypes.
+
+    Python ints are int64, floats the default dtype, bools bool; tensors,
+    NumPy arrays and NumPy scalars bring their own dtype; an empty list is
+    the default dtype.
+
+    Raises:
+        TypeError: strings ("new(): invalid data type 'str'").
+        RuntimeError: anything else ("Could not infer dtype of NoneType").
+    """
     if isinstance(obj, Tensor):
         return obj.dtype
-    if isinstance(obj, np.ndarray):
-        return _dtype.from_numpy_dtype(obj.dtype)
-    if isinstance(obj, np.generic):
+    if isinstance(obj, (np.ndarray, np.generic)):
         return _dtype.from_numpy_dtype(obj.dtype)
     if isinstance(obj, bool):
         return _dtype.bool
-    if isinstance(obj, numbers.Integral):
+    if isinstance(obj, int):
         return _dtype.int64
-    if isinstance(obj, numbers.Real):
+    if isinstance(obj, float):
         return _dtype.get_default_dtype()
-    if isinstance(obj, str):
-        raise TypeError(f"new(): invalid data type '{type(obj).__name__}'")
+    if isinstance(obj, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type_name(obj)}'")
     if isinstance(obj, (list, tuple, range)):
-        if len(obj) == 0:
-            return _dtype.get_default_dtype()
         result = None
         for item in obj:
             d = _infer_dtype(item)
             result = d if result is None else _dtype.promote_types(result, d)
-        return result
-    raise RuntimeError(f"Could not infer dtype of {type(obj).__name__}")
+        return result or _dtype.get_default_dtype()
+    raise RuntimeError(f"Could not infer dtype of {type_name(obj)}")
 
 
-def _is_sequence(obj):
-    return isinstance(obj, (list, tuple, range)) or (isinstance(obj, (np.ndarray, Tensor)) and obj.ndim > 0)
+def _to_double(value, dt):
+    if value.__class__ is float:
+        return value
+    if isinstance(value, (str, bytes, list, tuple, range, np.ndarray)) or value is None:
+        raise TypeError(f"must be real number, not {type_name(value)}")
+    return float(value)
 
 
-def _infer_shape(obj):
-    shape = []
-    while _is_sequence(obj):
-        shape.append(len(obj))
-        if len(obj) == 0:
-            break
-        obj = obj[0]
-    return tuple(shape)
+def _to_integral(value, dt):
+    if isinstance(value, float):
+        return _dtype.checked_value(value, dt, dt.name)
+    value = operator.index(value)        # TypeError: "'list' object cannot be interpreted as an integer"
+    if not -2 ** 63 <= value < 2 ** 63:
+        raise ValueError("Overflow when unpacking long long")
+    return _dtype.checked_value(value, dt, dt.name)
 
 
-def _flatten(obj, shape, dim, out):
-    """Append the scalars of nested data to ``out``, checking every length like PyTorch."""
-    if dim == len(shape):
-        if _is_sequence(obj):
-            raise TypeError(f"'{type(obj).__name__}' object cannot be interpreted as an integer")
-        if isinstance(obj, Tensor):
-            if obj._data.size != 1:
-                raise ValueError("only one element tensors can be converted to Python scalars")
-            obj = obj.item()
-        elif isinstance(obj, np.ndarray):
-            obj = obj.item()
-        out.append(obj)
+def _to_bool(value, dt):
+    return bool(value) if isinstance(value, float) else bool(operator.index(value))
+
+
+_ELEMENT = {"f": _to_double, "i": _to_integral, "b": _to_bool}
+
+
+def _store(data, sizes, dim, out):
+    """Append the elements of nested ``data`` to ``out``, checking every length like PyTorch."""
+    if dim == len(sizes):
+        out.append(data)
         return
-    if not _is_sequence(obj):
+    if not _is_sequence(data):
         raise TypeError("not a sequence")
-    if len(obj) != shape[dim]:
-        raise ValueError(f"expected sequence of length {shape[dim]} at dim {dim} (got {len(obj)})")
-    if isinstance(obj, np.ndarray) and obj.shape == shape[dim:]:
-        out.extend(obj.reshape(-1).tolist())
+    if len(data) != sizes[dim]:
+        raise ValueError(f"expected sequence of length {sizes[dim]} at dim {dim} (got {len(data)})")
+    if isinstance(data, np.ndarray) and data.shape == sizes[dim:]:
+        out.extend(data.reshape(-1).tolist())
         return
-    for item in obj:
-        _flatten(item, shape, dim + 1, out)
-
-
-def _check_range(values, dt):
-    """PyTorch refuses Python ints that do not fit the target integer dtype."""
-    if dt._kind != "i":
-        return
-    info = np.iinfo(dt.numpy_dtype)
-    for v in values:
-        if isinstance(v, int) and not isinstance(v, bool) and (v > info.max or v < -2 ** 63):
-            if v > 2 ** 63 - 1 or v < -2 ** 63:
-                raise ValueError("Overflow when unpacking long long")
-            if v > info.max:
-                raise RuntimeError(f"value cannot be converted to type {dt.name} without overflow")
+    for item in data:
+        _store(item, sizes, dim + 1, out)
 
 
 def _data_to_array(data, dtype):
-    """A NumPy array (a copy) from Python data, ndarray or tensor; returns ``(array, dtype)``."""
+    """A NumPy array (a copy) from Python data, an ndarray or a tensor; returns ``(array, dtype)``.
+
+    Raises:
+        ValueError: ragged nested lists ("expected sequence of length 3 at dim 1 (got 2)").
+        TypeError: strings, elements that are not numbers.
+        RuntimeError: elements that do not fit ``dtype``, data of unknown type.
+    """
     if isinstance(data, Tensor):
         a = to_numpy(data._data)
         dt = dtype or data.dtype
@@ -121,29 +154,24 @@ def _data_to_array(data, dtype):
     if isinstance(data, np.ndarray):
         if any(s < 0 for s in data.strides):
             raise ValueError(_NEGATIVE_STRIDES)
-        src = _dtype.from_numpy_dtype(data.dtype)
-        dt = dtype or src
+        dt = dtype or _dtype.from_numpy_dtype(data.dtype)
         return np.array(data, dtype=dt.numpy_dtype, copy=True), dt
-    if isinstance(data, str):
-        raise TypeError(f"new(): invalid data type '{type(data).__name__}'")
-    inferred = _infer_dtype(data)
-    dt = dtype or inferred
-    shape = _infer_shape(data)
+    if isinstance(data, (str, bytes)):
+        raise TypeError(f"new(): invalid data type '{type_name(data)}'")
+    if isinstance(data, list) and data and isinstance(data[0], np.ndarray):
+        warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting "
+                      "the list to a single numpy.ndarray with numpy.array() before converting to a tensor. "
+                      "(Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:252.)",
+                      UserWarning, stacklevel=3)
+    sizes = _compute_sizes(data)
+    dt = dtype or _infer_dtype(data)
     values = []
-    _flatten(data, shape, 0, values)
-    if any(isinstance(v, str) for v in values):
-        raise TypeError("new(): invalid data type 'str'")
-    _check_range(values, dt)
-    with np.errstate(over="ignore", invalid="ignore"):
-        if dt._kind == "f" and inferred._kind != "f":
-            arr = np.array(values, dtype=np.float64).astype(dt.numpy_dtype)
-        elif dt._kind != "f" and any(isinstance(v, float) for v in values):
-            arr = np.array(values, dtype=np.float64).astype(dt.numpy_dtype)
-        elif dt._kind == "i" and any(isinstance(v, int) and v < 0 for v in values) and dt.name == "uint8":
-            arr = np.array(values, dtype=np.int64).astype(np.uint8)
-        else:
-            arr = np.array(values, dtype=dt.numpy_dtype)
-    return arr.reshape(shape), dt
+    if math.prod(sizes):
+        _store(data, sizes, 0, values)
+    convert = _ELEMENT[dt._kind]
+    with np.errstate(over="ignore"):
+        array = np.array([convert(v, dt) for v in values], dtype=dt.numpy_dtype)
+    return array.reshape(sizes), dt
 
 
 _NEGATIVE_STRIDES = ("At least one stride in the given numpy array is negative, and tensors with negative strides "
@@ -164,11 +192,6 @@ def _finish(array, device, requires_grad, name="tensor"):
     return t
 
 
-def _check_dtype(dtype):
-    if dtype is not None and not isinstance(dtype, _dtype.dtype):
-        raise TypeError(f"tensor(): argument 'dtype' must be torch.dtype, not {type(dtype).__name__}")
-
-
 def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a **copy** of ``data`` (a number, nested lists/tuples, a NumPy array or a tensor).
 
@@ -181,7 +204,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         TypeError: strings ("new(): invalid data type 'str'"), unknown keywords.
         RuntimeError: ``requires_grad=True`` with a non-floating dtype; data of unknown type.
     """
-    _check_dtype(dtype)
+    dtype = _keywords("tensor", dtype, requires_grad)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
                       "or sourceTensor.detach().clone().requires_grad_(True), rather than "
@@ -201,7 +224,7 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
 def as_tensor(data, dtype=None, device=None):
     """Like ``tensor`` but **shares memory** when it can: a tensor or CPU NumPy array of the requested
     dtype is used as it is. Mirrors ``torch.as_tensor``."""
-    _check_dtype(dtype)
+    dtype = _dtype.as_dtype(dtype, "as_tensor")
     if isinstance(data, Tensor):
         return data.to(device=device if device is not None else data.device, dtype=dtype or data.dtype)
     if isinstance(data, np.ndarray) and (dtype is None or dtype.numpy_dtype == data.dtype) \
@@ -234,14 +257,24 @@ def from_numpy(ndarray):
     return wrap(ndarray)
 
 
-def scalar_tensor(value, like=None, dtype=None):
-    """A 0-d tensor holding a Python number, on ``like``'s device (used when a number is the first operand)."""
-    if dtype is None:
-        dtype = _infer_dtype(value)
-    a = np.array(value, dtype=dtype.numpy_dtype)
+def number_tensor(value, like=None):
+    """A Python number as a 0-d tensor of its own dtype (int64, the default float, bool), on ``like``'s device.
+
+    This is how PyTorch "wraps" a number that is the first operand (``2 - t``).
+    """
+    a = np.array(value, dtype=_infer_dtype(value).numpy_dtype)
     if like is not None and like._data.__class__ is not np.ndarray:
         a = module_for(like.device).asarray(a)
     return wrap(a)
+
+
+def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=False, pin_memory=False):
+    """A 0-d tensor holding the number ``s``, of the default float dtype unless ``dtype`` is given.
+
+    Mirrors ``torch.scalar_tensor``.
+    """
+    dt = _keywords("scalar_tensor", dtype, requires_grad) or _dtype.get_default_dtype()
+    return _finish(np.array(_fill_value(s, dt)), device, requires_grad)
 
 
 def zeros_from_meta(meta):
@@ -254,34 +287,46 @@ def zeros_from_meta(meta):
 # Factories
 # ---------------------------------------------------------------------------
 
-def parse_size(size, name):
-    """Accept ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])``, ``f(torch.Size(...))``; check PyTorch's errors."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list, Size)):
-        size = tuple(size[0])
-    out = []
-    for s in size:
-        if isinstance(s, Tensor) and s._data.ndim == 0 and s._data.dtype.kind in "iu":
-            s = int(s.item())
-        if isinstance(s, bool) or not isinstance(s, (int, np.integer)):
-            raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, not "
-                            f"{type(s).__name__}")
+_OPTIONS = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False")
+_SIZE_SIGNATURES = (Signature(f"(tuple of ints size, *, Tensor out = None, {_OPTIONS})"),)
+
+
+def _keywords(name, dtype, requires_grad):
+    """The dtype (Python's float/int/bool name float64/int64/bool) after PyTorch's keyword checks."""
+    if requires_grad is not True and requires_grad is not False:
+        raise TypeError(f"{name}(): argument 'requires_grad' must be bool, not {type_name(requires_grad)}")
+    return _dtype.as_dtype(dtype, name)
+
+
+def parse_size(size, name, signatures=_SIZE_SIGNATURES):
+    """Sizes given as ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(torch.Size(...))``, checked like PyTorch.
+
+    Raises:
+        TypeError: no size, or sizes that are not ints (PyTorch's messages).
+        RuntimeError: a negative size.
+    """
+    if not size or len(size) > 1 and isinstance(size[0], (tuple, list)):
+        raise invalid_arguments(name, signatures, size)
+    shape = int_list(name, "size", size)
+    for s in shape:
         if s < 0:
-            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, size))}]")
-        out.append(int(s))
-    return tuple(out)
+            if name == "zeros":
+                raise RuntimeError("zeros: Dimension size must be non-negative.")
+            raise RuntimeError(f"Trying to create tensor with negative dimension {s}: [{', '.join(map(str, shape))}]")
+    return shape
 
 
 def _factory(fill, size, name, dtype, device, requires_grad):
-    _check_dtype(dtype)
+    dt = _keywords(name, dtype, requires_grad) or _dtype.get_default_dtype()
     shape = parse_size(size, name)
-    dt = dtype or _dtype.get_default_dtype()
     xp = module_for(resolve(device))
     if fill is None:
         array = xp.empty(shape, dtype=dt.numpy_dtype)
     elif fill == 0:
         array = xp.zeros(shape, dtype=dt.numpy_dtype)
     else:
-        array = xp.full(shape, fill, dtype=dt.numpy_dtype)
+        array = xp.ones(shape, dtype=dt.numpy_dtype)
     return _finish(array, None if xp is np else device, requires_grad)
 
 
@@ -289,129 +334,211 @@ def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
     """A tensor of zeros of the given shape (float32 unless ``dtype``). Mirrors ``torch.zeros``.
 
     Raises:
-        RuntimeError: a negative size. TypeError: a non-integer size.
+        RuntimeError: a negative size. TypeError: a size that is not a tuple of ints.
     """
     return _factory(0, size, "zeros", dtype, device, requires_grad)
 
 
 def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """A tensor of ones of the given shape. Mirrors ``torch.ones``."""
+    """A tensor of ones of the given shape (float32 unless ``dtype``). Mirrors ``torch.ones``.
+
+    Raises:
+        RuntimeError: a negative size. TypeError: a size that is not a tuple of ints.
+    """
     return _factory(1, size, "ones", dtype, device, requires_grad)
 
 
 def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """An *uninitialised* tensor: its values are whatever was in memory. Mirrors ``torch.empty``."""
+    """An *uninitialised* tensor: its values are whatever was in memory. Mirrors ``torch.empty``.
+
+    Raises:
+        RuntimeError: a negative size. TypeError: a size that is not a tuple of ints.
+    """
     return _factory(None, size, "empty", dtype, device, requires_grad)
+
+
+_FULL = (Signature(f"(tuple of ints size, Number fill_value, *, Tensor out = None, {_OPTIONS})"),)
+
+
+def _fill_value(value, dt):
+    """A number (or one-element tensor) as an element of ``dt``, checked like PyTorch's ``fill_``."""
+    if isinstance(value, Tensor):
+        value = value.item()
+    with np.errstate(over="ignore"):
+        return dt.numpy_dtype.type(_dtype.checked_value(value, dt))
 
 
 def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor of ``size`` filled with ``fill_value``; the dtype follows the value (5 -> int64,
-    0.5 -> float32, True -> bool). Mirrors ``torch.full``.
+    0.5 -> float32, True -> bool) unless ``dtype`` is given. Mirrors ``torch.full``.
 
     Raises:
-        TypeError: ``size`` not a tuple/list of ints.
+        TypeError: ``size`` not a tuple of ints, ``fill_value`` not a number.
+        RuntimeError: a value that does not fit ``dtype`` ("value cannot be converted to type uint8_t
+            without overflow"), a negative size.
     """
-    if not isinstance(size, (tuple, list, Size)):
-        raise TypeError(f"full(): argument 'size' (position 1) must be tuple of ints, not {type(size).__name__}")
-    if isinstance(fill_value, Tensor):
-        fill_value = fill_value.item()
-    dt = dtype or _infer_dtype(fill_value)
-    return _factory(fill_value, (tuple(size),), "full", dt, device, requires_grad)
+    dt = _keywords("full", dtype, requires_grad)
+    if not isinstance(size, (tuple, list)) or not (isinstance(fill_value, Tensor) or _is_number(fill_value)):
+        raise invalid_arguments("full", _FULL, (size, fill_value))
+    shape = parse_size((size,), "full", _FULL)
+    dt = dt or _infer_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
+    xp = module_for(resolve(device))
+    array = xp.full(shape, _fill_value(fill_value, dt), dtype=dt.numpy_dtype)
+    return _finish(array, None if xp is np else device, requires_grad)
 
 
-def _like(input, dtype, device):
-    return (dtype or input.dtype), (device if device is not None else input.device)
+def _like(name, input, dtype, device, requires_grad):
+    """An uninitialised array like ``input``'s (its layout kept, as ``torch.preserve_format`` does)."""
+    if not isinstance(input, Tensor):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
+    dt = _keywords(name, dtype, requires_grad) or input.dtype
+    xp = module_for(resolve(device)) if device is not None else backend_of(input._data)
+    return empty_preserving(input._data, dt.numpy_dtype, xp), dt
 
 
 def zeros_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """Zeros with ``input``'s shape, dtype and device (each overridable). Mirrors ``torch.zeros_like``."""
-    dt, dev = _like(input, dtype, device)
-    return zeros(input._data.shape, dtype=dt, device=dev, requires_grad=requires_grad)
+    """Zeros with ``input``'s shape, dtype, device and memory layout (each overridable). Mirrors ``torch.zeros_like``.
+
+    Raises:
+        TypeError: ``input`` is not a tensor.
+    """
+    array, _ = _like("zeros_like", input, dtype, device, requires_grad)
+    array[...] = 0
+    return _finish(array, None, requires_grad)
 
 
 def ones_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """Ones with ``input``'s shape, dtype and device. Mirrors ``torch.ones_like``."""
-    dt, dev = _like(input, dtype, device)
-    return ones(input._data.shape, dtype=dt, device=dev, requires_grad=requires_grad)
+    """Ones with ``input``'s shape, dtype, device and memory layout. Mirrors ``torch.ones_like``.
+
+    Raises:
+        TypeError: ``input`` is not a tensor.
+    """
+    array, _ = _like("ones_like", input, dtype, device, requires_grad)
+    array[...] = 1
+    return _finish(array, None, requires_grad)
 
 
 def empty_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """Uninitialised, with ``input``'s shape, dtype and device. Mirrors ``torch.empty_like``."""
-    dt, dev = _like(input, dtype, device)
-    return empty(input._data.shape, dtype=dt, device=dev, requires_grad=requires_grad)
+    """Uninitialised, with ``input``'s shape, dtype, device and memory layout. Mirrors ``torch.empty_like``.
+
+    Raises:
+        TypeError: ``input`` is not a tensor.
+    """
+    array, _ = _like("empty_like", input, dtype, device, requires_grad)
+    return _finish(array, None, requires_grad)
 
 
 def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
-    """``fill_value`` everywhere, with ``input``'s shape, dtype (the value is converted) and device.
-    Mirrors ``torch.full_like``."""
-    dt, dev = _like(input, dtype, device)
-    value = fill_value
-    if dt._kind == "i" and isinstance(value, float):
-        value = int(value)      # converted like a C cast: 2.75 -> 2
-    return full(input._data.shape, value, dtype=dt, device=dev, requires_grad=requires_grad)
+    """``fill_value`` everywhere, with ``input``'s shape, dtype (the value is converted, 2.75 -> 2 for
+    integers), device and memory layout. Mirrors ``torch.full_like``.
+
+    Raises:
+        TypeError: ``input`` is not a tensor.
+        RuntimeError: a value that does not fit the dtype.
+    """
+    array, dt = _like("full_like", input, dtype, device, requires_grad)
+    array[...] = _fill_value(fill_value, dt)
+    return _finish(array, None, requires_grad)
+
+
+_EYE = (Signature(f"(int n, *, Tensor out = None, {_OPTIONS})"),
+        Signature(f"(int n, int m, *, Tensor out = None, {_OPTIONS})"))
 
 
 def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """The ``n x m`` identity matrix (``m = n`` by default). Mirrors ``torch.eye``.
 
     Raises:
-        RuntimeError: a negative size.
+        RuntimeError: a negative size. TypeError: sizes that are not ints.
     """
+    dt = _keywords("eye", dtype, requires_grad) or _dtype.get_default_dtype()
+    args = (n,) if m is None else (n, m)
+    if not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
+        raise invalid_arguments("eye", _EYE, args)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m is None:
         m = n
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")
-    dt = dtype or _dtype.get_default_dtype()
     xp = module_for(resolve(device))
-    return _finish(xp.eye(n, m, dtype=dt.numpy_dtype), None if xp is np else device, requires_grad)
+    return _finish(xp.eye(int(n), int(m), dtype=dt.numpy_dtype), None if xp is np else device, requires_grad)
 
 
-def _number(x, name):
-    if isinstance(x, Tensor):
-        return x.item()
-    if not isinstance(x, (int, float, np.number)):
-        raise TypeError(f"{name}(): argument must be a number, not {type(x).__name__}")
-    return x
+_ARANGE = (Signature(f"(Number end, *, Tensor out = None, {_OPTIONS})"),
+           Signature(f"(Number start, Number end, *, {_OPTIONS})"),
+           Signature(f"(Number start, Number end, Number step = 1, *, Tensor out = None, {_OPTIONS})"))
 
 
-def arange(start, end=None, step=1, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """Evenly spaced values in ``[start, end)`` with ``step``; int64 when all of them are ints, else
-    the default float dtype. Mirrors ``torch.arange``.
+def _scalar(x):
+    """A Number argument as a Python number (0-d tensors too)."""
+    return x.item() if isinstance(x, Tensor) else x
+
+
+def arange(*args, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+    """Evenly spaced values in ``[start, end)`` with ``step``: ``arange(end)``, ``arange(start, end)``,
+    ``arange(start, end, step)``.  int64 when all of them are ints, else the default float dtype.
+    Mirrors ``torch.arange``.
 
     ``arange(n)`` is ``0, 1, ..., n-1``.  The number of values is
     ``ceil((end - start) / step)``; use ``linspace`` to fix the count instead.
+    With an integer ``dtype`` the bounds and the step are truncated first.
 
     Raises:
         RuntimeError: a zero step, a step whose sign points away from
             ``end``, or a non-finite bound (PyTorch's messages).
+        TypeError: arguments that are not numbers.
     """
-    if end is None:
-        start, end = 0, start
-    start, end, step = (_number(v, "arange") for v in (start, end, step))
-    if step == 0:
+    dt = _keywords("arange", dtype, requires_grad)
+    if not 1 <= len(args) <= 3 or not all(_is_number(a) or isinstance(a, Tensor) and a._data.ndim == 0
+                                          for a in args):
+        raise invalid_arguments("arange", _ARANGE, args)
+    start, end, step = (0, _scalar(args[0]), 1) if len(args) == 1 else (
+        tuple(_scalar(a) for a in args) + (1,))[:3]
+    if dt is None:
+        dt = _dtype.int64 if all(isinstance(v, (int, np.integer)) for v in (start, end, step)) \
+            else _dtype.get_default_dtype()
+    if dt is _dtype.bool:
+        raise NotImplementedError('"arange_cpu" not implemented for \'Bool\'')
+    fstart, fend, fstep = float(start), float(end), float(step)
+    if not (fstep > 0 or fstep < 0):
         raise RuntimeError("step must be nonzero")
-    for v in (start, end):
-        if isinstance(v, float) and not math.isfinite(v):
-            raise RuntimeError(f"unsupported range: {start} -> {end}")
-    if (step > 0 and end < start) or (step < 0 and end > start):
+    if not (math.isfinite(fstart) and math.isfinite(fend)):
+        raise RuntimeError(f"unsupported range: {fstart:g} -> {fend:g}")
+    if not ((fstep > 0 and fend >= fstart) or (fstep < 0 and fend <= fstart)):
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
-    if dtype is None:
-        is_int = all(isinstance(v, (int, np.integer)) for v in (start, end, step))
-        dtype = _dtype.int64 if is_int else _dtype.get_default_dtype()
-    n = int(math.ceil((end - start) / step))
-    if dtype._kind == "f":
-        # values are computed in double precision, then rounded once, as PyTorch does
-        values = (start + step * np.arange(n, dtype=np.float64)).astype(dtype.numpy_dtype)
+    if dt._kind == "f":
+        # values in double precision, rounded once to the dtype, as PyTorch computes them
+        n = math.ceil((fend - fstart) / fstep)
+        with np.errstate(over="ignore"):
+            values = (fstart + fstep * np.arange(n, dtype=np.float64)).astype(dt.numpy_dtype)
     else:
-        values = (int(start) + int(step) * np.arange(n, dtype=np.int64)).astype(dtype.numpy_dtype)
+        istart, iend, istep = int(fstart), int(fend), int(fstep)    # truncated toward zero
+        if dt is _dtype.int64:
+            if istep == 0:
+                raise ValueError("step must be nonzero")
+            sign = 1 if istep > 0 else -1
+            n = _c_div(iend - istart + istep - sign, istep)
+        else:
+            n = math.ceil((fend - fstart) / fstep)
+        values = (istart + istep * np.arange(n, dtype=np.int64)).astype(dt.numpy_dtype)
     xp = module_for(resolve(device))
     return _finish(values, device if xp is not np else None, requires_grad)
 
 
-def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """``steps`` evenly spaced values from ``start`` to ``end``, both included. Mirrors ``torch.linspace``.
+def _c_div(a, b):
+    """Integer division rounding toward zero, as in C."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+_LINSPACE = tuple(Signature(f"({a} start, {b} end, int steps, *, Tensor out = None, {_OPTIONS})")
+                  for a, b in (("Tensor", "Tensor"), ("Number", "Tensor"), ("Tensor", "Number"), ("Number", "Number")))
+
+
+def linspace(*args, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kwargs):
+    """``steps`` evenly spaced values from ``start`` to ``end``, both included: ``linspace(start, end, steps)``.
+    Mirrors ``torch.linspace``.
 
     ``linspace(0, 10, 5)`` is ``[0, 2.5, 5, 7.5, 10]``.  The first half is
     computed from ``start`` and the second half from ``end``, as in
@@ -419,12 +546,18 @@ def linspace(start, end, steps, *, out=None, dtype=None, layout=None, device=Non
 
     Raises:
         RuntimeError: a negative ``steps``.
+        TypeError: missing or non-number arguments.
     """
-    start, end = _number(start, "linspace"), _number(end, "linspace")
+    dt = _keywords("linspace", dtype, requires_grad) or _dtype.get_default_dtype()
+    names = ("start", "end", "steps")
+    args = args + tuple(kwargs.pop(k) for k in names[len(args):] if k in kwargs)
+    if kwargs or len(args) != 3 or not all(_is_number(a) or isinstance(a, Tensor) for a in args[:2]) \
+            or not (isinstance(args[2], (int, np.integer)) and not isinstance(args[2], bool)):
+        raise invalid_arguments("linspace", _LINSPACE, args, kwargs)
+    start, end, steps = _scalar(args[0]), _scalar(args[1]), int(args[2])
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
-    dt = dtype or _dtype.get_default_dtype()
-    values = _linspace_values(start, end, int(steps), dt)
+    values = _linspace_values(start, end, steps, dt)
     xp = module_for(resolve(device))
     return _finish(values, device if xp is not np else None, requires_grad)
 
@@ -462,12 +595,9 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
 # Legacy constructors: torch.Tensor(...), torch.FloatTensor(...), ...
 # ---------------------------------------------------------------------------
 
-_LEGACY_SIGNATURES = (" * (*, torch.device device = None)\n"
-                      "      didn't match because some of the keywords were incorrect: {kw}\n"
-                      " * (torch.Storage storage)\n"
-                      " * (Tensor other)\n"
-                      " * (tuple of ints size, *, torch.device device = None)\n"
-                      " * (object data, *, torch.device device = None)\n")
+_LEGACY = (Signature("(*, torch.device device = None)"), Signature("(torch.Storage storage)"),
+           Signature("(Tensor other)"), Signature("(tuple of ints size, *, torch.device device = None)"),
+           Signature("(object data, *, torch.device device = None)"))
 
 
 def _options_name(dt):
@@ -478,47 +608,49 @@ def _options_name(dt):
 def legacy_new(dt, args, kwargs, cls=Tensor):
     """PyTorch's legacy constructor ``torch.Tensor(*args)`` (and the typed ``torch.FloatTensor`` ...).
 
-    * ``Tensor(2, 3)`` or ``Tensor(torch.Size([2, 3]))``: uninitialised, of that shape;
-    * ``Tensor([1, 2])``, ``Tensor((1, 2))``, ``Tensor(ndarray)``: a copy of the data, of dtype ``dt``;
+    * ``Tensor()``: an empty tensor; ``Tensor(2, 3)`` or ``Tensor(torch.Size([2, 3]))``:
+      uninitialised, of that shape;
+    * ``Tensor([1, 2])``, ``Tensor((1, 2))``: a copy of the data, of dtype ``dt``; ``Tensor(ndarray)``
+      shares the array's memory when its dtype is ``dt``;
     * ``Tensor(t)``: ``t`` itself viewed anew (shares memory), if its dtype is ``dt``... or any dtype
       for ``torch.Tensor`` (it keeps int64 tensors int64, as PyTorch does).
+
+    Raises:
+        TypeError: other arguments (PyTorch's messages), a typed constructor given a tensor of another dtype.
+        RuntimeError: ``Tensor(t, device=...)``, a negative size.
     """
-    device = kwargs.pop("device", None)
-    if kwargs:
-        got = ", ".join([type(a).__name__ for a in args] + [f"{k}={_kw_type(v)}" for k, v in kwargs.items()])
-        raise TypeError(f"new() received an invalid combination of arguments - got ({got}), but expected one "
-                        "of:\n" + _LEGACY_SIGNATURES.format(kw=", ".join(kwargs)))
+    device = kwargs.get("device")
+    if set(kwargs) - {"device"}:
+        raise invalid_arguments("new", _LEGACY, args, kwargs)
     if not args:
         return _finish(np.zeros(0, dtype=dt.numpy_dtype), device, False)
-    if len(args) == 1:
-        a = args[0]
-        if isinstance(a, Tensor):
-            if cls is Tensor or a.dtype is dt:
-                t = wrap(a._data)
-                t._storage, t._version_ref = a._storage, a._version_counter()
-                return t
+    a = args[0]
+    if len(args) == 1 and isinstance(a, Tensor):
+        if kwargs:
+            raise RuntimeError("Legacy tensor constructor of the form torch.Tensor(tensor, device=device) is not "
+                               "supported.  Use torch.tensor(...) or torch.as_tensor(...) instead.")
+        if cls is not Tensor and a.dtype is not dt:
             raise TypeError(f"expected TensorOptions(dtype={_options_name(dt)}, device=cpu, layout=Strided, "
                             "requires_grad=false (default), pinned_memory=false (default), "
                             "memory_format=(nullopt)) (got TensorOptions(dtype="
                             f"{_options_name(a.dtype)}, device=cpu, layout=Strided, requires_grad=false "
                             "(default), pinned_memory=false (default), memory_format=(nullopt)))")
-        if isinstance(a, Size):
-            return _finish(np.empty(tuple(a), dtype=dt.numpy_dtype), device, False)
-        if isinstance(a, (list, tuple, np.ndarray, range)):
-            array, _ = _data_to_array(a, dt)
-            return _finish(array, device, False)
-        if isinstance(a, float) or isinstance(a, str) or isinstance(a, bool):
-            raise TypeError(f"new(): data must be a sequence (got {type(a).__name__})")
-    if all(isinstance(s, (int, np.integer)) and not isinstance(s, bool) for s in args):
-        shape = parse_size(args, "new")
+        t = wrap(a._data)
+        t._storage, t._version_ref = a._storage, a._version_counter()
+        return t
+    if isinstance(a, Size) or len(args) > 1 or isinstance(a, (int, np.integer)) and not isinstance(a, bool):
+        shape = int_list("new", "size", args)
+        for n in shape:
+            if n < 0:
+                raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
+                                   f"[{', '.join(map(str, shape))}]")
         return _finish(np.empty(shape, dtype=dt.numpy_dtype), device, False)
-    got = ", ".join(type(a).__name__ for a in args)
-    raise TypeError(f"new() received an invalid combination of arguments - got ({got}), but expected one of:\n"
-                    + _LEGACY_SIGNATURES.format(kw=""))
-
-
-def _kw_type(v):
-    return "torch.dtype" if isinstance(v, _dtype.dtype) else type(v).__name__
+    if not _is_sequence(a):
+        raise TypeError(f"new(): data must be a sequence (got {type_name(a)})")
+    if isinstance(a, np.ndarray) and a.dtype == dt.numpy_dtype and resolve(device).type == "cpu":
+        return as_tensor(a)
+    array, _ = _data_to_array(a, dt)
+    return _finish(array, device, False)
 
 
 class _LegacyTensorType(type):

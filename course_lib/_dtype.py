@@ -95,7 +95,7 @@ def from_numpy_dtype(np_dtype):
         return _BY_NUMPY[np.dtype(np_dtype)]
     except (KeyError, TypeError):
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).name}. The only "
+            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The only "
             "supported types are: float64, float32, float16, complex64, complex128, int64, "
             "int32, int16, int8, uint64, uint32, uint16, uint8, and bool.") from None
 
@@ -105,6 +105,24 @@ def from_legacy_name(name):
     if not name.startswith("torch."):
         name = "torch." + name
     return _BY_LEGACY.get(name)
+
+
+_PYTHON_TYPES = {_builtin_float: float64, _builtin_int: int64, _builtin_bool: bool}
+
+
+def as_dtype(d, function):
+    """A ``dtype=`` argument: None, a dtype, or one of Python's ``float``/``int``/``bool`` (which PyTorch
+    reads as float64/int64/bool).
+
+    Raises:
+        TypeError: "zeros(): argument 'dtype' must be torch.dtype, not str".
+    """
+    if d is None or d.__class__ is dtype:
+        return d
+    try:
+        return _PYTHON_TYPES[d]
+    except (KeyError, TypeError):
+        raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, not {type(d).__name__}") from None
 
 
 # ---------------------------------------------------------------------------

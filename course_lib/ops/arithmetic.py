@@ -669,10 +669,10 @@ def bitwise_xor(input, other):
 
 def _number_tensor(number, like):
     """A Python number as a 0-d tensor on ``like``'s device (for ``torch.div(2, t)`` and friends)."""
-    from .._creation import scalar_tensor
+    from .._creation import number_tensor
     if not isinstance(like, Tensor):
         raise TypeError(f"expected Tensor as element 0 in argument 0, but got {type(number).__name__}")
-    return scalar_tensor(number, like)
+    return number_tensor(number, like)
 
 
 def _swap_number(a, b, name):

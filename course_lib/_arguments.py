@@ -1,0 +1,287 @@
+"""How PyTorch checks the arguments of its functions, and the TypeErrors it raises.
+
+PyTorch's functions are written in C++; a generated parser matches each call
+against the function's *signatures* (the overloads shown in its error
+messages) and, when none matches, explains why:
+
+* one signature that could fit (by argument count) explains itself:
+  ``zeros(): argument 'size' (position 1) must be tuple of ints, not float``,
+  ``transpose() missing 1 required positional arguments: "dim1"``,
+  ``zeros() takes 1 positional argument but 2 were given``;
+* otherwise the message lists every signature:
+  ``sum() received an invalid combination of arguments - got (float), but
+  expected one of: ...``, marking (``!float!``) what did not match.
+
+course_lib's functions check their arguments cheaply in Python and call
+``invalid_arguments`` only to build that message, so a learner sees
+PyTorch's text (quirks included).  ``int_list`` reads a list of sizes the
+way PyTorch does (``zeros(2, 3)``, ``zeros((2, 3))``, ``zeros([2, 3])``).
+"""
+
+import numpy as np
+
+__all__ = ["Signature", "invalid_arguments", "int_list", "type_name"]
+
+
+def type_name(obj):
+    """The name of ``obj``'s type as Python's C API prints it (``float``, ``numpy.ndarray``, ``Tensor``)."""
+    t = type(obj)
+    if t.__module__ == "builtins" or _is_tensor(obj):
+        return t.__name__
+    return f"{t.__module__}.{t.__qualname__}"
+
+
+def _is_tensor(obj):
+    from ._tensor import Tensor
+    return isinstance(obj, Tensor)
+
+
+def _is_index(obj):
+    """PyTorch's "int": a Python or NumPy integer (not a bool), or a one-element integer tensor."""
+    if isinstance(obj, bool):
+        return False
+    if isinstance(obj, (int, np.integer)):
+        return True
+    if _is_tensor(obj):
+        return obj._data.size == 1 and obj._data.dtype.kind in "iub"
+    return False
+
+
+def _is_number(obj):
+    return isinstance(obj, (int, float, complex, np.number, np.bool_))
+
+
+def _is_zero_dim(obj):
+    return _is_tensor(obj) and obj._data.ndim == 0 and not obj._requires_grad
+
+
+def _check(kind, obj):
+    """Whether ``obj`` fits a parameter of ``kind`` (PyTorch's ``FunctionParameter::check``)."""
+    if kind == "Tensor":
+        return _is_tensor(obj)
+    if kind in ("Number", "float"):
+        return _is_number(obj) or _is_zero_dim(obj)
+    if kind == "int":
+        return (isinstance(obj, (int, np.integer)) and not isinstance(obj, bool)) or (
+            _is_zero_dim(obj) and obj._data.dtype.kind in "iu")
+    if kind == "bool":
+        return isinstance(obj, (bool, np.bool_))
+    if kind == "tuple of ints":
+        if isinstance(obj, (tuple, list)):
+            return not obj or _is_index(obj[0])
+        return False
+    if kind == "tuple of Tensors":
+        return isinstance(obj, (tuple, list))
+    if kind == "torch.dtype":
+        from ._dtype import dtype
+        return isinstance(obj, dtype) or obj in (float, int, bool, complex)
+    if kind == "torch.device":
+        from ._device import device
+        return isinstance(obj, (device, str)) or isinstance(obj, int) and not isinstance(obj, bool)
+    if kind == "str":
+        return isinstance(obj, str)
+    return True                              # layouts, generators, memory formats: not checked here
+
+
+class Signature:
+    """One overload as PyTorch prints it: ``Signature("(Tensor input, int dim, bool keepdim = False)")``.
+
+    ``hidden`` overloads take part in matching but are not listed in messages.
+    """
+
+    def __init__(self, text, hidden=False):
+        self.text = text
+        self.hidden = hidden
+        self.params = []                     # (kind, name, optional, keyword_only)
+        keyword_only = False
+        for part in filter(None, text[1:-1].split(", ")):
+            if part == "*":
+                keyword_only = True
+                continue
+            decl, _, default = part.partition(" = ")
+            kind, _, name = decl.rpartition(" ")
+            self.params.append((kind, name, bool(default) or kind.endswith("?"), keyword_only))
+        positional = [p for p in self.params if not p[3]]
+        self.max_pos_args = len(positional)
+        self.min_args = sum(1 for p in self.params if not p[2])
+        self.max_args = len(self.params)
+        self.varargs = self.max_pos_args == 1 and positional[0][0] == "tuple of ints"
+
+    def explain(self, name, args, kwargs):
+        """The TypeError PyTorch raises when this signature rejects ``args``/``kwargs``, or None if it fits."""
+        nargs = len(args)
+        if nargs > self.max_pos_args and not self.varargs:
+            return _extra_args(name, self, nargs)
+        pos = 0
+        used = 0
+        for i, (kind, pname, optional, keyword_only) in enumerate(self.params):
+            is_kwd = pos >= nargs
+            if not is_kwd:
+                if keyword_only:
+                    return _extra_args(name, self, nargs)
+                obj = args[pos]
+            elif pname in kwargs:
+                obj = kwargs[pname]
+                used += 1
+            else:
+                if optional:
+                    continue
+                return _missing_args(name, self, i)
+            if obj is None and optional:
+                pass
+            elif _check(kind, obj):
+                pass
+            elif self.varargs and pos == 0 and not is_kwd and all(_is_index(a) for a in args[:1]):
+                pos = nargs                  # zeros(2, 3): all positional arguments are the sizes
+                continue
+            elif is_kwd:
+                return TypeError(f"{name}(): argument '{pname}' must be {kind}, not {type_name(obj)}")
+            elif kind == "tuple of ints" and isinstance(obj, (tuple, list)):
+                return TypeError(f"{name}(): argument '{pname}' (position {pos + 1}) must be {kind}, but found "
+                                 f"element of type {type_name(obj[0])} at pos 0")
+            else:
+                return TypeError(f"{name}(): argument '{pname}' (position {pos + 1}) must be {kind}, not "
+                                 f"{type_name(obj)}")
+            if not is_kwd:
+                pos += 1
+        if used < len(kwargs):
+            names = [p[1] for p in self.params]
+            for key in kwargs:
+                if key not in names:
+                    return TypeError(f"{name}() got an unexpected keyword argument '{key}'")
+                if names.index(key) < nargs:
+                    return TypeError(f"{name}() got multiple values for argument '{key}'")
+        return None
+
+
+def _extra_args(name, sig, nargs):
+    if sig.min_args != sig.max_pos_args:
+        return TypeError(f"{name}() takes from {sig.min_args} to {sig.max_pos_args} positional arguments but "
+                         f"{nargs} were given")
+    n = sig.max_pos_args
+    return TypeError(f"{name}() takes {n} positional argument{'' if n == 1 else 's'} but {nargs} "
+                     f"{'was' if nargs == 1 else 'were'} given")
+
+
+def _missing_args(name, sig, start):
+    missing = [f'"{p[1]}"' for p in sig.params[start:] if not p[2]]
+    return TypeError(f"{name}() missing {len(missing)} required positional argument{'s' if len(missing) == 1 else ''}"
+                     f": {', '.join(missing)}")
+
+
+def invalid_arguments(name, signatures, args, kwargs=None):
+    """The TypeError PyTorch raises for ``name(*args, **kwargs)`` that fits none of ``signatures``.
+
+    ``signatures`` are :class:`Signature` objects (for a method, without
+    ``self``).  Returns None when one of them does fit (the caller then has
+    another problem to report).
+    """
+    kwargs = kwargs or {}
+    visible = [s for s in signatures if not s.hidden]
+    if len(signatures) == 1:
+        return signatures[0].explain(name, args, kwargs)
+    if not any(s.explain(name, args, kwargs) for s in signatures):
+        return None
+    n = len(args) + len(kwargs)
+    plausible = [s for s in visible if s.min_args <= n <= s.max_args]
+    if len(plausible) == 1:
+        error = plausible[0].explain(name, args, kwargs)
+        if error is not None:
+            return error
+    return TypeError(_format_invalid(name, visible, args, kwargs))
+
+
+# ---------------------------------------------------------------------------
+# The "received an invalid combination of arguments" message (torch/csrc/utils/invalid_arguments.cpp).
+# That code reads the printed signatures again, naively: "*" counts as an argument and a parameter
+# with a default is misread, which is why some overloads get a "didn't match" line and others not.
+# ---------------------------------------------------------------------------
+
+_LOOSE = {"float": ("float", "int", "long"), "int": ("int", "long")}
+
+
+def _loose_args(text):
+    """The (type, name) pairs the message code reads off a printed signature."""
+    out = []
+    for part in text[1:-1].split(", "):
+        kind, _, pname = part.rpartition(" ")
+        out.append((kind, pname))
+    return out
+
+
+def _matches(kind, obj):
+    return type_name(obj) in _LOOSE.get(kind, (kind,))
+
+
+def _describe(obj):
+    if isinstance(obj, (tuple, list)):
+        inner = ", ".join(type_name(o) for o in obj)
+        if isinstance(obj, tuple):
+            return f"tuple of ({inner}{',' if len(obj) == 1 else ''})"
+        return f"list of [{inner}]"
+    return type_name(obj)
+
+
+def _arg_desc(args, kwargs):
+    text = "".join(f"{type_name(a)}, " for a in args) + "".join(f"{k}={type_name(v)}, " for k, v in kwargs.items())
+    return "(" + (text[:-2] if args else text) + ")"
+
+
+def _formatted_arg_desc(loose, args, kwargs):
+    parts = []
+    for i in range(len(args) + len(kwargs)):
+        if i < len(args):
+            obj, label = args[i], ""
+        else:
+            key = loose[i][1]
+            obj, label = kwargs.get(key), key + "="
+        ok = i < len(loose) and obj is not None and _matches(loose[i][0], obj)
+        mark = "" if ok else "!"
+        parts.append(f"{mark}{label}{_describe(obj)}{mark}")
+    return "(" + ", ".join(parts) + ")"
+
+
+def _format_invalid(name, signatures, args, kwargs):
+    lines = [f"{name}() received an invalid combination of arguments - got {_arg_desc(args, kwargs)}, but expected "
+             "one of:"]
+    given = len(args) + len(kwargs)
+    for sig in signatures:
+        lines.append(f" * {sig.text}")
+        loose = _loose_args(sig.text)
+        if len(loose) != given:
+            continue
+        start = max(len(loose) - len(kwargs), 0)
+        unmatched = [k for k in kwargs if k not in [p[1] for p in loose[start:]]]
+        if unmatched:
+            lines.append("      didn't match because some of the keywords were incorrect: " + ", ".join(unmatched))
+        else:
+            lines.append("      didn't match because some of the arguments have invalid types: "
+                         + _formatted_arg_desc(loose, args, kwargs))
+    return "\n".join(lines) + "\n"
+
+
+def int_list(name, pname, args):
+    """Sizes given as ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(torch.Size(...))``, as a tuple of ints.
+
+    Mirrors how PyTorch unpacks a ``tuple of ints`` parameter: the first
+    element decides whether the call fits, the others are converted after
+    (one-element integer tensors count as ints).
+
+    Raises:
+        TypeError: PyTorch's messages ("must be tuple of ints, not float",
+            "failed to unpack the object at pos 2 with error ...").
+    """
+    seq = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
+    if len(args) == 1 and not isinstance(args[0], (tuple, list)) and not _is_index(args[0]):
+        raise TypeError(f"{name}(): argument '{pname}' (position 1) must be tuple of ints, not {type_name(args[0])}")
+    if seq and not _is_index(seq[0]):
+        raise TypeError(f"{name}(): argument '{pname}' (position 1) must be tuple of ints, but found element of "
+                        f"type {type_name(seq[0])} at pos 0")
+    out = []
+    for i, s in enumerate(seq):
+        if isinstance(s, bool) or _is_index(s):
+            out.append(int(s))
+        else:
+            raise TypeError(f"{name}(): argument '{pname}' failed to unpack the object at pos {i + 1} with error "
+                            f"\"type must be tuple of ints,but got {type_name(s)}\"")
+    return tuple(out)
