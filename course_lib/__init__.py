@@ -23,6 +23,8 @@ from . import (
     _methods,  # noqa: F401 - attaches the operations to Tensor
     autograd,
     cuda,
+    nn,
+    optim,
 )
 from ._creation import (
     BoolTensor,

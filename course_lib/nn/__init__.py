@@ -1,0 +1,17 @@
+"""``torch.nn``: modules with parameters, the layers and the loss the course needs.
+
+==================  ==========================================================
+``parameter.py``    ``Parameter``: a tensor registered as a learnable weight
+``module.py``       ``Module``: parameters, sub-modules, ``to``, ``zero_grad``
+``layers.py``       ``Linear``, ``ReLU``, ``Sequential``, ``MSELoss``
+``functional.py``   ``linear``, ``relu``, ``mse_loss`` (``import ... as F``)
+``init.py``         in-place initialisers (``kaiming_uniform_``, ...)
+==================  ==========================================================
+"""
+
+from . import functional, init
+from .layers import Identity, Linear, MSELoss, ReLU, Sequential
+from .module import Module
+from .parameter import Parameter
+
+__all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential", "MSELoss", "Identity", "functional", "init"]
