@@ -122,13 +122,19 @@ def snap(value, requires_grad=False):
     Anything that is not a real course_lib Tensor becomes ``{"type": <class name>}``,
     so an object that pretends to be equal to everything compares as what it is.
     """
+    import numpy as np
+
+    from .._dtype import _BY_NUMPY
     from .._tensor import Tensor
-    if type(value) is not Tensor and not isinstance(value, Tensor):
+    if not isinstance(value, Tensor):
         return {"type": _type_name(value)}
-    data = value.detach().cpu().numpy()
-    out = {"tensor": True, "shape": list(data.shape), "dtype": str(value.dtype), "values": data.tolist()}
+    # read the array behind the tensor directly: a subclass cannot dress up what it holds
+    data = object.__getattribute__(value, "_data")
+    if data.__class__ is not np.ndarray:
+        data = data.get()       # a CuPy array: copy to the host
+    out = {"tensor": True, "shape": list(data.shape), "dtype": str(_BY_NUMPY[data.dtype]), "values": data.tolist()}
     if requires_grad:
-        out["requires_grad"] = bool(value.requires_grad)
+        out["requires_grad"] = bool(object.__getattribute__(value, "_requires_grad"))
     return out
 
 
