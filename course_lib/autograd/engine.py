@@ -180,28 +180,11 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
     buffers = _Buffers(shared)
     ready = []
     tie = 0
-    node = root
+    node, out = root, root.apply()
     prev_mode = grad_mode.enabled
     grad_mode._set(False)            # backward formulas record nothing
     try:
-        while node is not None:
-            if node is root:
-                out = root.apply()
-            else:
-                grads = buffers.pop(node)
-                _run_pre_hooks(node, grads, shared)
-                if inputs is not None:
-                    for nr, k in captures.get(node, ()):
-                        captured[k] = grads[nr]
-                        shared.add(id(grads[nr]))
-                    if node not in leads:
-                        node = heapq.heappop(ready)[2] if ready else None
-                        continue
-                out = _run_node(node, grads, shared)
-                if trace is not None:
-                    trace(node, grads, out)
-                if not retain_graph:
-                    node._release()
+        while True:
             seen_ids = set()
             for (nxt, nr), g, meta in zip(node.next_functions, out, node._input_meta):
                 if nxt is None or leads is not None and nxt not in leads and nxt not in captures:
@@ -209,7 +192,7 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                 if g is not None:
                     if g.__class__ is not _ndarray and isinstance(g, _generic):
                         g = np.asarray(g)      # NumPy gives scalars for 0-d results; keep arrays
-                    if meta is not None:
+                    if meta is not None and (g.shape != meta[0] or g.dtype != meta[1] or g.__class__ is not meta[2]):
                         g = validate(node, g, meta, nr)
                     if id(g) in seen_ids:
                         shared.add(id(g))
@@ -220,7 +203,33 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                 if left == 0:
                     heapq.heappush(ready, (-nxt._sequence_nr, tie, nxt))
                     tie += 1
-            node = heapq.heappop(ready)[2] if ready else None
+            if not ready:
+                break
+            node = heapq.heappop(ready)[2]
+            grads = buffers.pop(node)
+            if node.__class__ is AccumulateGrad:
+                if node.variable._hooks:
+                    _run_pre_hooks(node, grads, shared)
+            elif node._tensor_hooks or node._retained:
+                _run_pre_hooks(node, grads, shared)
+            if leads is not None:
+                for nr, k in captures.get(node, ()):
+                    captured[k] = grads[nr]
+                    shared.add(id(grads[nr]))
+                if node not in leads:
+                    out = ()
+                    continue
+            if node.__class__ is AccumulateGrad:
+                g = grads[0]
+                if g is not None:
+                    node.variable._accumulate_grad(g, shared=id(g) in shared)
+                out = ()
+            else:
+                out = _run_node(node, grads, shared)
+            if trace is not None:
+                trace(node, grads, out)
+            if not retain_graph:
+                node._release()
     finally:
         grad_mode._set(prev_mode)
 
@@ -236,11 +245,6 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
 
 def _run_node(node, grads, shared):
     """Run one node (with its pre- and post-hooks); return one gradient per input edge."""
-    if node.__class__ is AccumulateGrad:
-        g = grads[0]
-        if g is not None:
-            node.variable._accumulate_grad(g, shared=id(g) in shared)
-        return ()
     if node._pre_hooks:
         grads = _call_pre_hooks(node, grads, shared)
     if all(g is None for g in grads):
@@ -299,19 +303,35 @@ def _run_pre_hooks(node, grads, shared):
     if table:
         for nr, fns in table.items():
             for fn in tuple(fns):
-                if grads[nr] is None:
+                g = grads[nr]
+                if g is None:
                     continue
-                shared.add(id(grads[nr]))
-                r = fn(wrap(grads[nr]))
+                shared.add(id(g))
+                r = fn(wrap(g))
                 if r is not None:
-                    grads[nr] = r._data
-                    shared.add(id(r._data))
+                    grads[nr] = _checked_hook_result(fn, g, r)
+                    shared.add(id(grads[nr]))
     retained = node._retained
     if retained:
         for nr, ref in retained.items():
             t = ref()
             if t is not None and grads[nr] is not None:
                 t._accumulate_grad(grads[nr], shared=True, in_place=False)
+
+
+def _checked_hook_result(hook, grad, result):
+    """The array of a tensor hook's result, checked as PyTorch does (same type, size, dtype)."""
+    from .._tensor import Tensor, wrap
+    if not isinstance(result, Tensor):
+        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+    name = getattr(hook, "__name__", type(hook).__name__)
+    r = result._data
+    if r.dtype != grad.dtype:
+        raise RuntimeError(f"hook '{name}' has changed the type of value (was {wrap(grad).type()} got "
+                           f"{result.type()})")
+    if r.shape != grad.shape:
+        raise RuntimeError(f"hook '{name}' has changed the size of value")
+    return r
 
 
 def _call_pre_hooks(node, grads, shared):

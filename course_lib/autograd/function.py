@@ -145,6 +145,35 @@ class Node:
                 raise RuntimeError(_modified_message(check))
         return saved
 
+    def __getattr__(self, name):
+        """``node._saved_self``, ``node._saved_result``, ...: what the forward saved, as in PyTorch.
+
+        An input comes back as the very tensor that was saved, an output as
+        a new tensor; Python numbers (``_saved_exponent``) as numbers.  The
+        names are the op's ``saved_names`` (PyTorch's argument names), then
+        the node's own attributes.
+
+        Raises:
+            RuntimeError: after backward freed them (PyTorch's message).
+            AttributeError: no such saved value.
+        """
+        if not name.startswith("_saved_"):
+            raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+        key = name[len("_saved_"):]
+        names = getattr(getattr(self, "op", None), "saved_names", ())
+        if key in names:
+            saved = self.__dict__.get("_saved", ())
+            if saved is _FREED:
+                raise RuntimeError(ERR_FREED)
+            i = names.index(key)
+            for check in self.__dict__.get("_checks", ()):
+                if check[0] == i and check[3] is not None:
+                    return check[3]          # the input tensor itself
+            return _as_python(saved[i] if i < len(saved) else None)
+        if key in self.__dict__:
+            return _as_python(self.__dict__[key])
+        raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
+
     def _release(self):
         """Free what forward saved (backward without retain_graph)."""
         if self._saved != ():
@@ -157,6 +186,17 @@ class Node:
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+def _as_python(value):
+    """A saved value as a learner sees it: arrays as Tensors, NumPy scalars as Python numbers."""
+    import numpy as np
+    if isinstance(value, np.generic):
+        return value.item()
+    if hasattr(value, "shape") and hasattr(value, "dtype"):
+        from .._tensor import wrap
+        return wrap(value)
+    return value
 
 
 def _modified_message(check):
@@ -257,6 +297,7 @@ class Op:
     inplace_ufunc = None    # backend function that can write into its first input (np.add, ...)
     scalar_op = None        # the Op used when the second operand is a Python number (one edge), if different
     node_full_name = None   # what name() gives, when PyTorch's differs from the class name
+    saved_names = ()        # PyTorch's names of the values forward saves (node._saved_self, ...), in order
     registry = []
 
     def __init_subclass__(cls, **kwargs):
@@ -406,6 +447,12 @@ class Function:
         cls._backward_cls = type(cls.__name__ + "Backward", (BackwardCFunction,),
                                  {"_forward_cls": cls, "__module__": "torch.autograd.function"})
 
+    def __init__(self, *args, **kwargs):
+        import warnings
+        warnings.warn(f"{self.__class__} should not be instantiated. Methods on autograd functions are all static, "
+                      "so you should invoke them on the class itself. Instantiating an autograd function will raise "
+                      "an error in a future version of PyTorch.", DeprecationWarning, stacklevel=2)
+
     def __call__(self, *args, **kwargs):
         raise RuntimeError("Legacy autograd function with non-static forward method is deprecated. Please use "
                            "new-style autograd function with static forward method. (Example: "
@@ -458,6 +505,7 @@ def _connect(ctx, args, result):
             if o._requires_grad and o._grad_fn is None and o._base is None:
                 raise RuntimeError("a leaf Variable that requires grad has been used in an in-place operation.")
             check_inplace(o, True)
+            o._bump()
             rebase_history(o, ctx, i)
         else:
             if any(o is a for a in args):

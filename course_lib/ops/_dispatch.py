@@ -17,6 +17,8 @@ Ops themselves (``arithmetic.py``, ``math.py``, ``reduction.py``, ...) only
 describe forward and backward on arrays.
 """
 
+import weakref
+
 import numpy as np
 
 from .. import _dtype
@@ -179,14 +181,10 @@ def current_grad_fn(t):
 
 def edge_of(t):
     """The ``(node, input_nr)`` edge pointing at tensor ``t``'s history; ``(None, 0)`` if none."""
-    fn = t._grad_fn
-    if t._base is not None:
-        fn = current_grad_fn(t)
-        if fn is None:
-            return (None, 0)       # a view made in no_grad mode: it requires grad, but has no history
+    fn = t._grad_fn if t._base is None else current_grad_fn(t)
     if fn is not None:
         return (fn, t._output_nr)
-    if t._requires_grad:
+    if t._requires_grad and t._creation != "no_grad":    # a view made in no_grad mode has no history
         return (accumulator_of(t), 0)
     return (None, 0)
 
@@ -229,29 +227,55 @@ def record(op, inputs, arrays, params=None):
 
 def _record_node(op, inputs, arrays, params):
     node = op.Node()
-    node.needs_input_grad = needs = tuple(t._requires_grad for t in inputs)
+    needs, edges, metas = [], [], []
+    for t in inputs:             # one pass: what needs a gradient, the edges, the inputs' metadata
+        if t._requires_grad:
+            needs.append(True)
+            edges.append(edge_of(t))
+            a = t._data
+            metas.append((a.shape, a.dtype, a.__class__))
+        else:
+            needs.append(False)
+            edges.append(_NO_EDGE)
+            metas.append(None)
+    node.needs_input_grad = tuple(needs)
+    node.next_functions = tuple(edges)
+    node._input_meta = tuple(metas)
     out = op.forward(node, *arrays, **params) if params else op.forward(node, *arrays)
-    node.next_functions = tuple(edge_of(t) for t in inputs)
-    node._input_meta = tuple(input_meta(t) if n else None for t, n in zip(inputs, needs))
-    single = out.__class__ is not tuple
-    outs = (out,) if single else out
-    results = []
-    for i, o in enumerate(outs):
+    if out.__class__ is not tuple:
         r = _new(Tensor)
-        r._data = o if o.__class__ is _ndarray else as_array(o)
-        if r._data is not o and node._saved:      # a NumPy scalar became an array: save the array
-            node._saved = tuple(r._data if s is o else s for s in node._saved)
+        r._data = out if out.__class__ is _ndarray else _array_output(node, out)
+        if r._data.dtype.kind == "f":
+            r._grad_fn = node
+            r._requires_grad = True
+        if node._saved:
+            _bind_saved(node, inputs, arrays, (r,))
+        return r
+    results = []
+    for i, o in enumerate(out):
+        r = _new(Tensor)
+        r._data = o if o.__class__ is _ndarray else _array_output(node, o)
         if r._data.dtype.kind == "f":
             r._grad_fn = node
             r._output_nr = i
             r._requires_grad = True
         results.append(r)
-    if not single:
-        node._n_outputs = len(results)
-        node._output_meta = tuple((r._data.shape, r._data.dtype) for r in results)
+    node._n_outputs = len(results)
+    node._output_meta = tuple((r._data.shape, r._data.dtype) for r in results)
     if node._saved:
         _bind_saved(node, inputs, arrays, results)
-    return results[0] if single else tuple(results)
+    return tuple(results)
+
+
+_NO_EDGE = (None, 0)
+
+
+def _array_output(node, out):
+    """A NumPy scalar result as a 0-d array; if forward saved the scalar, it saves the array instead."""
+    a = as_array(out)
+    if a is not out and node._saved:
+        node._saved = tuple(a if s is out else s for s in node._saved)
+    return a
 
 
 def _bind_saved(node, inputs, arrays, outputs):
@@ -578,6 +602,11 @@ def rebase_history(t, node, nr=0):
 
     ``node``'s first input edge must be ``t``'s old history.
     """
+    if t._retains_grad:          # retain_grad() follows the tensor to its new history, as in PyTorch
+        old = t.grad_fn
+        if old is not None and old._retained:
+            old._retained.pop(t._output_nr, None)
+        node._retained = {nr: weakref.ref(t)}
     base = t._base
     if base is None:
         mark_output(t, node, nr)
@@ -593,3 +622,5 @@ def rebase_history(t, node, nr=0):
     v._input_meta = (input_meta(base),)
     mark_output(t, v)
     t._view_version = t._version_ref[0]
+    if t._retains_grad:
+        v._retained, node._retained = node._retained, None

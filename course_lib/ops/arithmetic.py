@@ -64,6 +64,7 @@ class Rsub(Op):
 
 class Mul(Op):
     node_name = "MulBackward0"
+    saved_names = ("self", "other")
     inplace_ufunc = np.multiply
 
     def forward(ctx, a, b):
@@ -80,6 +81,7 @@ class Mul(Op):
 
 class Div(Op):
     node_name = "DivBackward0"
+    saved_names = ("self", "other")
     int_to_float = True
     inplace_ufunc = np.true_divide
 
@@ -99,6 +101,7 @@ class DivRounded(Op):
     """``div(a, b, rounding_mode='floor' | 'trunc')``: the gradient is zero almost everywhere."""
 
     node_name = "DivBackward2"
+    saved_names = ("other",)
 
     def forward(ctx, a, b, rounding_mode):
         ctx.save_for_backward(b)         # what PyTorch saves (so a second backward raises)
@@ -162,6 +165,7 @@ class Remainder(Op):
     """``tensor % tensor`` (RemainderBackward1)."""
 
     node_name = "RemainderBackward1"
+    saved_names = ("self", "other")
     scalar_op = RemainderScalar
 
     def forward(ctx, a, b):
@@ -193,6 +197,7 @@ class Fmod(Op):
     """``fmod(tensor, tensor)`` (FmodBackward1)."""
 
     node_name = "FmodBackward1"
+    saved_names = ("self", "other")
     scalar_op = FmodScalar
 
     def forward(ctx, a, b):
@@ -210,6 +215,7 @@ class Pow(Op):
     """``tensor ** number`` (PowBackward0: one input edge, the exponent is a Scalar)."""
 
     node_name = "PowBackward0"
+    saved_names = ("self",)
 
     def forward(ctx, a, exponent):
         """``exponent`` is a Python number (keyword argument): the node has one input edge."""
@@ -235,6 +241,7 @@ class PowTensor(Op):
     """``tensor ** tensor`` (PowBackward1)."""
 
     node_name = "PowBackward1"
+    saved_names = ("self", "exponent", "result")
 
     def forward(ctx, a, b):
         if a.dtype.kind in "iu" and np.any(b < 0):
@@ -265,6 +272,7 @@ class RPow(Op):
     """``number ** tensor`` (PowBackward2: one input edge, the base is a Scalar)."""
 
     node_name = "PowBackward2"
+    saved_names = ("exponent", "result")
 
     def forward(ctx, exponent, base):
         """``base`` is a Python number (keyword argument): the node has one input edge."""
@@ -296,6 +304,7 @@ class Neg(Op):
 
 class Reciprocal(Op):
     node_name = "ReciprocalBackward0"
+    saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -311,6 +320,7 @@ class Reciprocal(Op):
 
 class Maximum(Op):
     node_name = "MaximumBackward0"
+    saved_names = ("self", "other")
 
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)
@@ -332,6 +342,7 @@ def _select_grads(ctx, grad, loses):
 
 class Minimum(Op):
     node_name = "MinimumBackward0"
+    saved_names = ("self", "other")
 
     def forward(ctx, a, b):
         ctx.save_for_backward(a, b)

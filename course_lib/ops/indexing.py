@@ -91,6 +91,7 @@ class Index(Op):
     """Advanced indexing (a gather: the result is a copy)."""
 
     node_name = "IndexBackward0"
+    saved_names = ("indices",)
 
     def forward(ctx, a, key):
         ctx.save_for_backward(key)       # PyTorch saves the indices (a second backward raises)
@@ -287,6 +288,7 @@ class IndexPut(Op):
     """``x[indices] = values`` with advanced indices (``index_put_``)."""
 
     node_name = "IndexPutBackward0"
+    saved_names = ("indices",)
 
     def forward(ctx, dst, values, key):
         ctx.save_for_backward(key)       # PyTorch saves the indices (a second backward raises)
@@ -415,6 +417,7 @@ class IndexSelect(Op):
     """``index_select(dim, index)``: slices along ``axis`` picked by a 1-D integer array."""
 
     node_name = "IndexSelectBackward0"
+    saved_names = ("index",)
 
     def forward(ctx, a, index, axis):
         ctx.save_for_backward(index)
@@ -453,6 +456,7 @@ class MaskedFill(Op):
     """``masked_fill(mask, number)`` (MaskedFillBackward0: one edge; the filled places get no gradient)."""
 
     node_name = "MaskedFillBackward0"
+    saved_names = ("mask",)
 
     def forward(ctx, a, mask, other):
         ctx.save_for_backward(mask)
@@ -467,6 +471,7 @@ class MaskedFillTensor(Op):
     """``masked_fill(mask, 0-d tensor)`` (MaskedFillBackward1): the value gets the gradient of the filled places."""
 
     node_name = "MaskedFillBackward1"
+    saved_names = ("mask",)
 
     def forward(ctx, a, value, mask):
         ctx.save_for_backward(mask)
@@ -509,6 +514,7 @@ class MaskedSelect(Op):
     """``masked_select(mask)``: the elements where the (broadcast) mask is True, as a 1-D copy."""
 
     node_name = "MaskedSelectBackward0"
+    saved_names = ("mask",)
 
     def forward(ctx, a, mask):
         from .._broadcast import broadcast_shape
@@ -538,6 +544,7 @@ def masked_select(input, mask):
 
 class Gather(Op):
     node_name = "GatherBackward0"
+    saved_names = ("index",)
 
     def forward(ctx, a, index, axis):
         ctx.save_for_backward(index)

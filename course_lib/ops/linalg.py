@@ -42,6 +42,7 @@ def _check_not_bool(a, name):
 
 class Dot(Op):
     node_name = "DotBackward0"
+    saved_names = ("self", "tensor")
 
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad or (False, False)
@@ -55,6 +56,7 @@ class Dot(Op):
 
 class Mv(Op):
     node_name = "MvBackward0"
+    saved_names = ("self", "vec")
 
     def forward(ctx, m, v):
         need_m, need_v = ctx.needs_input_grad or (False, False)
@@ -69,6 +71,7 @@ class Mv(Op):
 
 class Mm(Op):
     node_name = "MmBackward0"
+    saved_names = ("self", "mat2")
 
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad or (False, False)
@@ -82,6 +85,7 @@ class Mm(Op):
 
 class Bmm(Op):
     node_name = "BmmBackward0"
+    saved_names = ("self", "mat2")
 
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad or (False, False)

@@ -27,6 +27,7 @@ def _quiet():
 
 class Abs(Op):
     node_name = "AbsBackward0"
+    saved_names = ("self",)
 
     def forward(ctx, a):
         ctx.save_for_backward(a)
@@ -39,6 +40,7 @@ class Abs(Op):
 
 class Exp(Op):
     node_name = "ExpBackward0"
+    saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -54,6 +56,7 @@ class Exp(Op):
 
 class Log(Op):
     node_name = "LogBackward0"
+    saved_names = ("self",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -69,6 +72,7 @@ class Log(Op):
 
 class Log2(Op):
     node_name = "Log2Backward0"
+    saved_names = ("self",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -84,6 +88,7 @@ class Log2(Op):
 
 class Log10(Op):
     node_name = "Log10Backward0"
+    saved_names = ("self",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -99,6 +104,7 @@ class Log10(Op):
 
 class Log1p(Op):
     node_name = "Log1PBackward0"
+    saved_names = ("self",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -114,6 +120,7 @@ class Log1p(Op):
 
 class Expm1(Op):
     node_name = "Expm1Backward0"
+    saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -129,6 +136,7 @@ class Expm1(Op):
 
 class Sqrt(Op):
     node_name = "SqrtBackward0"
+    saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -145,6 +153,7 @@ class Sqrt(Op):
 
 class Rsqrt(Op):
     node_name = "RsqrtBackward0"
+    saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -160,6 +169,7 @@ class Rsqrt(Op):
 
 class Sin(Op):
     node_name = "SinBackward0"
+    saved_names = ("self",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -173,6 +183,7 @@ class Sin(Op):
 
 class Cos(Op):
     node_name = "CosBackward0"
+    saved_names = ("self",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -186,6 +197,7 @@ class Cos(Op):
 
 class Tan(Op):
     node_name = "TanBackward0"
+    saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -200,6 +212,7 @@ class Tan(Op):
 
 class Tanh(Op):
     node_name = "TanhBackward0"
+    saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -214,6 +227,7 @@ class Tanh(Op):
 
 class Sigmoid(Op):
     node_name = "SigmoidBackward0"
+    saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
@@ -229,6 +243,7 @@ class Sigmoid(Op):
 
 class Relu(Op):
     node_name = "ReluBackward0"
+    saved_names = ("result",)
 
     def forward(ctx, a):
         if a.dtype.kind == "b":
@@ -246,6 +261,7 @@ class Clamp(Op):
     """``clamp(min=number, max=number)``: gradient passes where the input was inside the bounds."""
 
     node_name = "ClampBackward1"
+    saved_names = ("self",)
 
     def forward(ctx, a, lo=None, hi=None):
         ctx.save_for_backward(a)
@@ -273,6 +289,7 @@ class ClampTensor(Op):
     """``clamp(min=tensor, max=tensor)`` (ClampBackward0): three edges, ``(None, 0)`` for a missing bound."""
 
     node_name = "ClampBackward0"
+    saved_names = ("self", "min", "max")
 
     def forward(ctx, a, lo, hi):
         ctx.save_for_backward(a, lo, hi)
@@ -300,6 +317,7 @@ class Where(Op):
     """``where(condition, a, b)``: two edges (a and b); the condition is a keyword argument."""
 
     node_name = "WhereBackward0"
+    saved_names = ("condition",)
 
     def forward(ctx, a, b, condition):
         ctx.save_for_backward(condition)
@@ -341,6 +359,7 @@ class RoundDecimals(Op):
 
 class Erf(Op):
     node_name = "ErfBackward0"
+    saved_names = ("self",)
     int_to_float = True
 
     def forward(ctx, a):

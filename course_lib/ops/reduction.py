@@ -159,6 +159,7 @@ def _others_product(a, axis):
 
 class Prod(Op):
     node_name = "ProdBackward0"
+    saved_names = ("self",)
 
     def forward(ctx, a, dtype=None):
         ctx.save_for_backward(a)
@@ -171,6 +172,7 @@ class Prod(Op):
 
 class ProdDim(Op):
     node_name = "ProdBackward1"
+    saved_names = ("self",)
 
     def forward(ctx, a, axis, keepdim, dtype=None):
         ctx.save_for_backward(a)
@@ -187,6 +189,7 @@ class MaxAll(Op):
     """``max()`` / ``min()`` of all elements: the gradient is shared evenly by the tied extremes."""
 
     node_name = "MaxBackward1"
+    saved_names = ("self", "result")
 
     def forward(ctx, a, largest=True):
         result = D.as_array(a.max() if largest else a.min())
@@ -209,6 +212,7 @@ class MaxDim(Op):
     """``max(dim)`` / ``min(dim)``: values and indices; the gradient goes to the selected index."""
 
     node_name = "MaxBackward0"
+    saved_names = ("indices",)
 
     def forward(ctx, a, axis, keepdim, largest=True):
         xp = _xp(a)
@@ -239,6 +243,7 @@ class Amax(Op):
     """``amax(dim)``: the gradient is shared evenly by the tied extremes of each reduced slice."""
 
     node_name = "AmaxBackward0"
+    saved_names = ("self", "result")
 
     def forward(ctx, a, axes, keepdim):
         result = D.as_array(a.max(axis=axes, keepdims=keepdim) if a.ndim else a.copy())
@@ -266,6 +271,7 @@ class Amin(Amax):
 
 class Var(Op):
     node_name = "VarBackward0"
+    saved_names = ("self",)
 
     def forward(ctx, a, axes, correction, keepdim):
         n = int(np.prod([a.shape[i] for i in axes])) if axes else 1
@@ -287,6 +293,7 @@ class Var(Op):
 
 class Std(Op):
     node_name = "StdBackward0"
+    saved_names = ("self", "result")
 
     def forward(ctx, a, axes, correction, keepdim):
         n = int(np.prod([a.shape[i] for i in axes])) if axes else a.size
@@ -316,6 +323,7 @@ def _expand_dims_all(x, axes):
 
 class LogSumExp(Op):
     node_name = "LogsumexpBackward0"
+    saved_names = ("self", "result")
 
     def forward(ctx, a, axes, keepdim):
         xp = _xp(a)
@@ -337,6 +345,7 @@ class VectorNorm(Op):
     """``norm(p, dim)``, PyTorch's ``linalg.vector_norm``: ``sum(|x|**p) ** (1/p)`` over ``dim``."""
 
     node_name = "LinalgVectorNormBackward0"
+    saved_names = ("self", "result")
 
     def forward(ctx, a, ord, axes, keepdim):
         xp = _xp(a)
