@@ -333,15 +333,15 @@ Tensor.copy_ = _copy_
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
     """Fill with uniform random numbers in ``[a, b)`` in place."""
-    from ._random import _rng
-    values = D.backend_of(self._data).asarray(_rng(generator).uniform(a, b, self._data.shape))
+    from ._random import uniform_values
+    values = D.backend_of(self._data).asarray(uniform_values(self._data.shape, self.dtype, a, b, generator))
     return _overwrite(self, I.Uniform, values)
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with normal random numbers in place."""
-    from ._random import _rng
-    values = D.backend_of(self._data).asarray(mean + std * _rng(generator).standard_normal(self._data.shape))
+    from ._random import normal_values
+    values = D.backend_of(self._data).asarray(normal_values(self._data.shape, self.dtype, mean, std, generator))
     return _overwrite(self, I.Normal, values)
 
 

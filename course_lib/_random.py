@@ -1,30 +1,51 @@
 """Random numbers: ``manual_seed``, ``rand``, ``randn``, ``randint``, ``randperm``, ``normal``, ...
 
-One global generator (a NumPy ``PCG64``), seeded like PyTorch's default
-CPU generator (``initial_seed()`` is 67280421310721 until ``manual_seed``),
-so a notebook that never seeds is still reproducible.  The *values* differ
-from PyTorch's (another algorithm); shapes, dtypes, ranges and
-distributions match.  CUDA tensors are drawn on the CPU and moved.
+PyTorch's CPU generator is a Mersenne Twister (mt19937) seeded with the
+low 32 bits of the seed; ``initial_seed()`` is 67280421310721 until
+``manual_seed``.  NumPy ships the same engine (``MT19937``), and each
+distribution below turns its 32-bit draws into numbers exactly as
+PyTorch's CPU kernels do, so ``torch.manual_seed(0); torch.rand(3)`` prints
+the same values as PyTorch:
+
+* uniform: the low 24 bits of one draw times 2**-24 (float32, and float16
+  rounds that), the low 53 bits of two draws times 2**-53 (float64);
+* ``randint``: ``low + draw % (high - low)``;
+* normal: Box-Muller.  Fewer than 16 numbers (or another layout) are drawn
+  one by one in double precision (each pair of uniforms gives two normals,
+  the second kept for the next call); 16 or more are drawn as uniforms
+  first and transformed in blocks of 16 in the tensor's precision;
+* ``randperm``: Fisher-Yates swaps with ``draw % (n - i)``.
+
+(PyTorch's float32 block path uses vectorised math, which can differ in
+the last bit from NumPy's; printed with 4 decimals it does not show.)
+CUDA tensors are drawn on the CPU and moved: PyTorch's CUDA generator is
+another algorithm, so their values differ from PyTorch's.
 """
 
 import numpy as np
 
 from . import _dtype
-from ._creation import _finish, parse_size
-from ._device import resolve
+from ._arguments import Signature, invalid_arguments, type_name
+from ._creation import _finish, _keywords, parse_size
 from ._tensor import Tensor
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "rand", "randn",
            "randint", "randperm", "normal", "rand_like", "randn_like", "randint_like", "bernoulli"]
 
 DEFAULT_SEED = 67280421310721
+_STATE_BYTES = 5056                 # the size of PyTorch's CPU generator state
 
 
 class Generator:
-    """A source of random numbers (``torch.Generator``); ``manual_seed`` returns the default one."""
+    """A source of random numbers: PyTorch's CPU generator (mt19937). Mirrors ``torch.Generator``.
+
+    ``manual_seed`` returns the default one.
+    """
+
+    __module__ = "torch"
 
     def __init__(self, device="cpu"):
-        self.device = resolve(device) if device != "cpu" else resolve("cpu")
+        self.device = device
         self.manual_seed(DEFAULT_SEED)
 
     def manual_seed(self, seed):
@@ -35,14 +56,14 @@ class Generator:
             TypeError: a non-integer seed.
         """
         if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
-            raise TypeError(f"manual_seed expected a long, but got {type(seed).__name__}")
+            raise TypeError(f"manual_seed expected a long, but got {type_name(seed)}")
         seed = int(seed)
         if not -2 ** 63 <= seed < 2 ** 64:
             raise RuntimeError(f"Overflow when unpacking long long: {seed}")
-        if seed < 0:
-            seed += 2 ** 64       # PyTorch reinterprets negative seeds as unsigned
-        self._seed = seed
-        self._rng = np.random.Generator(np.random.PCG64(seed))
+        self._seed = seed % 2 ** 64           # PyTorch reinterprets negative seeds as unsigned
+        self._engine = np.random.MT19937()
+        self._engine._legacy_seeding(self._seed & 0xFFFFFFFF)
+        self._next_normal = None               # the second normal of the last Box-Muller pair
         return self
 
     def initial_seed(self):
@@ -56,16 +77,99 @@ class Generator:
         return new
 
     def get_state(self):
+        """The generator's state as a uint8 tensor (restore it with ``set_state``)."""
         from ._creation import tensor
-        state = self._rng.bit_generator.state
-        return tensor([state["state"]["state"] % 2 ** 63, state["state"]["inc"] % 2 ** 63,
-                       state["has_uint32"], state["uinteger"]], dtype=_dtype.int64)
+        state = self._engine.state["state"]
+        words = np.concatenate([state["key"].astype(np.uint32), np.array([state["pos"]], dtype=np.uint32)])
+        normal = np.array([np.nan if self._next_normal is None else self._next_normal], dtype=np.float64)
+        seed = np.array([self._seed], dtype=np.uint64)
+        raw = np.concatenate([words.view(np.uint8), normal.view(np.uint8), seed.view(np.uint8)])
+        return tensor(np.concatenate([raw, np.zeros(_STATE_BYTES - raw.size, dtype=np.uint8)]))
 
-    def set_state(self, state):
-        raise NotImplementedError("course_lib cannot restore a generator from a state tensor; use manual_seed")
+    def set_state(self, new_state):
+        """Restore a state from ``get_state``; returns ``self``.
+
+        Raises:
+            RuntimeError: a tensor that is not such a state.
+        """
+        raw = new_state._data if isinstance(new_state, Tensor) else None
+        if raw is None or raw.dtype != np.uint8 or raw.shape != (_STATE_BYTES,):
+            raise RuntimeError(f"Expected a torch.ByteTensor, but got {type_name(new_state)}")
+        raw = np.ascontiguousarray(raw)
+        words = raw[:625 * 4].view(np.uint32)
+        normal = raw[625 * 4:625 * 4 + 8].view(np.float64)[0]
+        self._seed = int(raw[625 * 4 + 8:625 * 4 + 16].view(np.uint64)[0])
+        self._engine.state = {"bit_generator": "MT19937", "state": {"key": words[:624].copy(), "pos": int(words[624])}}
+        self._next_normal = None if np.isnan(normal) else float(normal)
+        return self
 
     def __repr__(self):
         return f"<torch._C.Generator object at {id(self):#x}>"
+
+    # -- the draws --------------------------------------------------------
+    def random(self, n):
+        """``n`` raw 32-bit draws (as uint64, so that products and shifts cannot overflow)."""
+        return self._engine.random_raw(n).astype(np.uint64)
+
+    def random64(self, n):
+        """``n`` 64-bit draws, each from two 32-bit ones (the first gives the high bits)."""
+        r = self.random(2 * n)
+        return (r[0::2] << np.uint64(32)) | r[1::2]
+
+    def uniform(self, n, dt, low=0.0, high=1.0):
+        """``n`` uniform numbers in ``[low, high)`` of dtype ``dt``, as PyTorch's ``uniform_real_distribution``."""
+        if dt is _dtype.float64:
+            x = (self.random64(n) & np.uint64(2 ** 53 - 1)).astype(np.float64) * 2.0 ** -53
+        else:
+            x = (self.random(n) & np.uint64(2 ** 24 - 1)).astype(np.float64) * 2.0 ** -24
+        return (x * (high - low) + low).astype(dt.numpy_dtype)
+
+    def _normal_double(self):
+        """One standard normal in double precision (Box-Muller; the pair's second value is kept)."""
+        if self._next_normal is not None:
+            value, self._next_normal = self._next_normal, None
+            return value
+        u1, u2 = self.uniform(2, _dtype.float64)
+        r = np.sqrt(-2.0 * np.log1p(-u2))
+        theta = 2.0 * np.pi * u1
+        self._next_normal = float(r * np.sin(theta))
+        return float(r * np.cos(theta))
+
+    def normal(self, n, dt, mean=0.0, std=1.0):
+        """``n`` normal numbers of dtype ``dt``, as PyTorch's CPU ``normal_`` kernel draws them."""
+        if n < 16:
+            with np.errstate(over="ignore"):
+                return np.array([self._normal_double() * std + mean for _ in range(n)]).astype(dt.numpy_dtype)
+        t = dt.numpy_dtype.type
+        data = self.uniform(n, dt)
+        blocks = list(range(0, n - 15, 16))
+        if n % 16:
+            blocks.append(n - 16)
+        for start in blocks:
+            if start == n - 16 and n % 16:
+                data[start:] = self.uniform(16, dt)       # PyTorch redraws the last, overlapping block
+            block = data[start:start + 16]
+            u1 = t(1) - block[:8]
+            radius = np.sqrt(t(-2) * np.log(u1))
+            theta = (2.0 * np.pi * block[8:].astype(np.float64)).astype(dt.numpy_dtype)
+            block[:8], block[8:] = radius * np.cos(theta) * t(std) + t(mean), radius * np.sin(theta) * t(std) + t(mean)
+        return data
+
+    def randint(self, n, low, high):
+        """``n`` integers in ``[low, high)``: ``low + draw % (high - low)``."""
+        span = high - low
+        draws = self.random64(n) if span >= 2 ** 32 else self.random(n)
+        return ((draws % np.uint64(span)).astype(np.int64) + low)
+
+    def randperm(self, n):
+        """A random permutation of ``0 .. n-1`` by PyTorch's Fisher-Yates swaps."""
+        r = np.arange(n, dtype=np.int64)
+        if n > 1:
+            draws = self.random(n - 1)
+            for i in range(n - 1):
+                z = i + int(draws[i] % np.uint64(n - i))
+                r[i], r[z] = r[z], r[i]
+        return r
 
 
 default_generator = Generator()
@@ -90,111 +194,135 @@ def initial_seed():
 
 
 def get_rng_state():
-    """The default generator's state as a tensor (course_lib cannot restore it; use ``manual_seed``)."""
+    """The default generator's state as a uint8 tensor. Mirrors ``torch.get_rng_state``."""
     return default_generator.get_state()
 
 
-def set_rng_state(state):
-    default_generator.set_state(state)
+def set_rng_state(new_state):
+    """Restore the default generator's state from ``get_rng_state()``. Mirrors ``torch.set_rng_state``."""
+    default_generator.set_state(new_state)
 
 
 def _rng(generator):
-    return (generator or default_generator)._rng
+    return generator or default_generator
 
 
-def _float_dtype(dtype, kernel):
-    dt = dtype or _dtype.get_default_dtype()
+def uniform_values(shape, dt, low=0.0, high=1.0, generator=None):
+    """A NumPy array of ``shape`` filled as ``torch.empty(shape, dtype=dt).uniform_(low, high)`` fills it."""
+    return _rng(generator).uniform(int(np.prod(shape)), dt, low, high).reshape(shape)
+
+
+def normal_values(shape, dt, mean=0.0, std=1.0, generator=None):
+    """A NumPy array of ``shape`` filled as ``torch.empty(shape, dtype=dt).normal_(mean, std)`` fills it."""
+    return _rng(generator).normal(int(np.prod(shape)), dt, mean, std).reshape(shape)
+
+
+def _float_dtype(name, dtype, requires_grad, kernel):
+    dt = _keywords(name, dtype, requires_grad) or _dtype.get_default_dtype()
     if dt._kind != "f":
         raise NotImplementedError(f'"{kernel}" not implemented for \'{dt._short_name}\'')
     return dt
 
 
-def _draw(values, dt, device, requires_grad):
-    return _finish(values.astype(dt.numpy_dtype, copy=False), device, requires_grad)
+def _draw(values, shape, device, requires_grad):
+    return _finish(values.reshape(shape), device, requires_grad)
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+_OPTIONS = ("Tensor out = None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
+            "bool pin_memory = False, bool requires_grad = False")
+
+
+def _size_signatures():
+    return (Signature(f"(tuple of ints size, *, torch.Generator generator, {_OPTIONS})"),
+            Signature(f"(tuple of ints size, *, {_OPTIONS})"))
+
+
+def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+         pin_memory=False):
     """Uniform random numbers in ``[0, 1)`` of the given shape (float32 by default). Mirrors ``torch.rand``.
 
     Raises:
         NotImplementedError: an integer ``dtype`` (PyTorch's message).
+        TypeError: a size that is not a tuple of ints. RuntimeError: a negative size.
     """
-    dt = _float_dtype(dtype, "check_uniform_bounds")
-    shape = parse_size(size, "rand")
-    values = _rng(generator).random(shape, dtype=np.float64 if dt is _dtype.float64 else np.float32)
-    return _draw(values, dt, device, requires_grad)
+    dt = _float_dtype("rand", dtype, requires_grad, "check_uniform_bounds")
+    shape = parse_size(size, "rand", _size_signatures())
+    values = _rng(generator).uniform(int(np.prod(shape)), dt)
+    return _draw(values, shape, device, requires_grad)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
-    """Standard normal random numbers (mean 0, variance 1). Mirrors ``torch.randn``.
+def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          pin_memory=False):
+    """Standard normal random numbers (mean 0, variance 1) of the given shape. Mirrors ``torch.randn``.
 
     Raises:
         NotImplementedError: an integer ``dtype``.
+        TypeError: a size that is not a tuple of ints. RuntimeError: a negative size.
     """
-    dt = _float_dtype(dtype, "normal_kernel_cpu")
-    shape = parse_size(size, "randn")
-    values = _rng(generator).standard_normal(shape, dtype=np.float64 if dt is _dtype.float64 else np.float32)
-    return _draw(values, dt, device, requires_grad)
+    dt = _float_dtype("randn", dtype, requires_grad, "normal_kernel_cpu")
+    shape = parse_size(size, "randn", _size_signatures())
+    values = _rng(generator).normal(int(np.prod(shape)), dt)
+    return _draw(values, shape, device, requires_grad)
 
 
-def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+_RANDINT = tuple(Signature(f"({lead}tuple of ints size, *, {gen}{_OPTIONS})")
+                 for lead in ("int high, ", "int low, int high, ")
+                 for gen in ("torch.Generator generator, ", ""))
+
+
+def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+            pin_memory=False):
     """Random integers in ``[low, high)``: ``randint(high, size)`` or ``randint(low, high, size)``;
     int64 by default. Mirrors ``torch.randint``.
 
     Raises:
         RuntimeError: ``low >= high`` (PyTorch's message).
-        TypeError: a missing or malformed size.
+        TypeError: a missing or malformed size, bounds that are not ints.
     """
-    if size is not None:
-        args = args + (size,)
-    if len(args) == 2:
-        low, high, size = 0, args[0], args[1]
-    elif len(args) == 3:
-        low, high, size = args
-    else:
-        raise TypeError("randint() received an invalid combination of arguments")
-    if not isinstance(size, (tuple, list)):
-        raise TypeError(f"randint() received an invalid combination of arguments - got "
-                        f"({', '.join(type(a).__name__ for a in args)}), but expected one of:\n"
-                        " * (int high, tuple of ints size, *, torch.Generator generator, Tensor out = None, "
-                        "torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
-                        "bool pin_memory = False, bool requires_grad = False)\n"
-                        " * (int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = None, "
-                        "torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-                        "bool requires_grad = False)\n"
-                        " * (int low, int high, tuple of ints size, *, torch.Generator generator, Tensor out = "
-                        "None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
-                        "bool pin_memory = False, bool requires_grad = False)\n"
-                        " * (int low, int high, tuple of ints size, *, Tensor out = None, torch.dtype dtype = "
-                        "None, torch.layout layout = None, torch.device device = None, bool pin_memory = False, "
-                        "bool requires_grad = False)\n")
-    low, high = int(low), int(high)
+    dt = _keywords("randint", dtype, requires_grad) or _dtype.int64
+    given = args + ((size,) if size is not None else ())
+    ints = given[:-1]
+    if len(given) not in (2, 3) or not isinstance(given[-1], (tuple, list)) or \
+            not all(isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in ints):
+        kwargs = {"size": size} if size is not None else {}
+        raise invalid_arguments("randint", _RANDINT, args, kwargs)
+    low, high = (0, int(ints[0])) if len(ints) == 1 else (int(ints[0]), int(ints[1]))
+    shape = parse_size((given[-1],), "randint", _RANDINT)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-    shape = parse_size((tuple(size),), "randint")
-    values = _rng(generator).integers(low, high, shape, dtype=np.int64)
-    return _draw(values, dtype or _dtype.int64, device, requires_grad)
+    values = _rng(generator).randint(int(np.prod(shape)), low, high).astype(dt.numpy_dtype)
+    return _draw(values, shape, device, requires_grad)
 
 
-def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+             pin_memory=False):
     """A random permutation of ``0 .. n-1`` (int64). Mirrors ``torch.randperm``.
 
     Raises:
         RuntimeError: a negative ``n``.
     """
+    dt = _keywords("randperm", dtype, requires_grad) or _dtype.int64
     if n < 0:
         raise RuntimeError(f"n must be non-negative, got{n}")
-    values = _rng(generator).permutation(int(n)).astype(np.int64)
-    return _draw(values, dtype or _dtype.int64, device, requires_grad)
+    values = _rng(generator).randperm(int(n)).astype(dt.numpy_dtype)
+    return _draw(values, (int(n),), device, requires_grad)
+
+
+_NORMAL = (Signature("(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)"),
+           Signature("(Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)"),
+           Signature("(float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)"),
+           Signature("(float mean, float std, tuple of ints size, *, torch.Generator generator = None, "
+                     f"{_OPTIONS})"))
 
 
 def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False):
+           requires_grad=False, pin_memory=False):
     """Normal random numbers with the given ``mean`` and standard deviation ``std`` (variance
     ``std**2``). Mirrors ``torch.normal``.
 
     Forms: ``normal(mean_tensor, std_tensor)``, ``normal(mean_tensor, std=1.0)``,
-    ``normal(mean, std_tensor)``, ``normal(mean, std, size)``.
+    ``normal(mean, std_tensor)``, ``normal(mean, std, size)``.  With tensors,
+    standard normals are drawn for the result's shape, then scaled and shifted.
 
     Raises:
         RuntimeError: a negative ``std``.
@@ -202,39 +330,41 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
     """
     rng = _rng(generator)
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
+        from ._broadcast import broadcast_shape
         ref = mean if isinstance(mean, Tensor) else std
+        dt = ref.dtype if ref.dtype._kind == "f" else _dtype.get_default_dtype()
+        if isinstance(std, Tensor):
+            if (std._data < 0).any():
+                raise RuntimeError("normal expects all elements of std >= 0.0")
+        elif std < 0:
+            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
-        if np.any(np.asarray(s) < 0):
-            raise RuntimeError("normal expects all elements of std >= 0.0")
-        shape = np.broadcast_shapes(np.shape(m), np.shape(s))
-        values = np.asarray(m) + np.asarray(s) * rng.standard_normal(shape)
-        return _draw(values, ref.dtype if ref.dtype._kind == "f" else _dtype.get_default_dtype(), ref.device, False)
+        shape = broadcast_shape(np.shape(m), np.shape(s))
+        n = int(np.prod(shape))
+        if isinstance(std, Tensor):
+            z = rng.normal(n, dt).reshape(shape)
+            values = z * np.asarray(s, dt.numpy_dtype) + np.asarray(m, dt.numpy_dtype)
+        else:
+            values = rng.normal(n, dt, 0.0, std).reshape(shape) + np.asarray(m, dt.numpy_dtype)
+        return _finish(values.astype(dt.numpy_dtype, copy=False), ref.device, False)
     if size is None:
-        raise TypeError(
-            f"normal() received an invalid combination of arguments - got ({type(mean).__name__}, "
-            f"{type(std).__name__}), but expected one of:\n"
-            " * (Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
-            " * (Tensor mean, float std = 1, *, torch.Generator generator = None, Tensor out = None)\n"
-            " * (float mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)\n"
-            " * (float mean, float std, tuple of ints size, *, torch.Generator generator = None, Tensor out = "
-            "None, torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, bool "
-            "pin_memory = False, bool requires_grad = False)\n")
+        raise invalid_arguments("normal", _NORMAL, (mean, std))
     if std < 0:
         raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
-    dt = _float_dtype(dtype, "normal_kernel_cpu")
-    shape = parse_size((tuple(size),) if not isinstance(size, int) else (size,), "normal")
-    values = mean + std * rng.standard_normal(shape)
-    return _draw(values, dt, device, requires_grad)
+    dt = _float_dtype("normal", dtype, requires_grad, "normal_kernel_cpu")
+    shape = parse_size((size,), "normal")
+    values = rng.normal(int(np.prod(shape)), dt, float(mean), float(std))
+    return _draw(values, shape, device, requires_grad)
 
 
-def rand_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """``rand`` with ``input``'s shape, dtype and device. Mirrors ``torch.rand_like``."""
     return rand(input._data.shape, dtype=dtype or input.dtype, device=device or input.device,
                 requires_grad=requires_grad)
 
 
-def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_format=None):
+def randn_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
     """``randn`` with ``input``'s shape, dtype and device. Mirrors ``torch.randn_like``.
 
     Raises:
@@ -244,7 +374,8 @@ def randn_like(input, *, dtype=None, device=None, requires_grad=False, memory_fo
                  requires_grad=requires_grad)
 
 
-def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_grad=False):
+def randint_like(input, low=0, high=None, *, dtype=None, layout=None, device=None, requires_grad=False,
+                 memory_format=None):
     """``randint`` with ``input``'s shape, dtype and device. Mirrors ``torch.randint_like``."""
     if high is None:
         low, high = 0, low
@@ -252,7 +383,12 @@ def randint_like(input, low=0, high=None, *, dtype=None, device=None, requires_g
 
 
 def bernoulli(input, p=None, *, generator=None):
-    """1 with probability ``input`` (or ``p``), else 0, element-wise. Mirrors ``torch.bernoulli``."""
-    probs = np.asarray(input.detach().cpu()._data if p is None else p)
-    values = (_rng(generator).random(input._data.shape) < probs)
-    return _draw(values, input.dtype, input.device, False)
+    """1 with probability ``input`` (or ``p``), else 0, element-wise; ``input``'s dtype. Mirrors ``torch.bernoulli``.
+
+    Each element compares one float uniform with its probability, as
+    PyTorch's CPU kernel for a tensor of probabilities does.
+    """
+    probs = np.asarray(input.detach().cpu()._data if p is None else p, dtype=np.float64)
+    shape = input._data.shape
+    u = _rng(generator).uniform(int(np.prod(shape)), _dtype.float32).reshape(shape)
+    return _finish((u < probs).astype(input._data.dtype), input.device, False)
