@@ -44,11 +44,8 @@ def test_touched_cells_are_the_values_a_view_of_arange_shows(expr):
     assert len(touched_cells(v)) == v.numel()
 
 
-EMPTY_OFFSET_BUG = pytest.mark.xfail(reason="engine bug ch03-05-1: storage_offset() of an empty slice is 0")
-
-
 @requires_torch
-@pytest.mark.parametrize("expr", [pytest.param(e, marks=EMPTY_OFFSET_BUG) if e == "x[2:2]" else e for e in VIEWS])
+@pytest.mark.parametrize("expr", VIEWS)
 def test_touched_cells_match_pytorch(expr):
     import torch
     ours = eval(expr, {"x": _x(course_lib)})
