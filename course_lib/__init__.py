@@ -56,16 +56,25 @@ from ._creation import (
 )
 from ._device import AcceleratorError, device
 from ._dtype import (  # noqa: A004
+    bfloat16,
     bool,
     can_cast,
+    cdouble,
+    cfloat,
+    chalf,
+    complex32,
+    complex64,
+    complex128,
     double,
     dtype,
+    finfo,
     float,
     float16,
     float32,
     float64,
     get_default_dtype,
     half,
+    iinfo,
     int,
     int8,
     int16,
@@ -76,6 +85,9 @@ from ._dtype import (  # noqa: A004
     set_default_dtype,
     short,
     uint8,
+    uint16,
+    uint32,
+    uint64,
 )
 from ._printing import get_printoptions, set_printoptions
 from ._random import (

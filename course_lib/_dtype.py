@@ -16,7 +16,8 @@ import numpy as np
 __all__ = [
     "dtype", "bool", "uint8", "int8", "int16", "int32", "int64",
     "float16", "float32", "float64", "half", "float", "double", "short", "int", "long",
-    "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast",
+    "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast", "iinfo", "finfo",
+    "bfloat16", "complex32", "chalf", "complex64", "cfloat", "complex128", "cdouble", "uint16", "uint32", "uint64",
 ]
 
 _FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -75,7 +76,34 @@ int = int32  # noqa: A001
 long = int64
 
 ALL_DTYPES = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
-_BY_NAME = {d.name: d for d in ALL_DTYPES}
+
+
+class _NamedDtype(dtype):
+    """One of PyTorch's other dtypes: course_lib can name it, but has no tensors of it."""
+
+    __slots__ = ("is_complex",)
+
+    def __init__(self, name, itemsize, kind):
+        self.name, self.itemsize, self._kind = name, itemsize, kind
+        self.is_floating_point = kind == "f"
+        self.is_complex = kind == "c"
+        self.is_signed = kind != "u"
+
+    @property
+    def numpy_dtype(self):
+        raise TypeError(f"course_lib has no tensors of dtype {self!r}: it implements the nine dtypes a beginner "
+                        "meets (bool, uint8, int8, int16, int32, int64, float16, float32, float64)")
+
+
+bfloat16 = _NamedDtype("bfloat16", 2, "f")
+complex32 = chalf = _NamedDtype("complex32", 4, "c")
+complex64 = cfloat = _NamedDtype("complex64", 8, "c")
+complex128 = cdouble = _NamedDtype("complex128", 16, "c")
+uint16 = _NamedDtype("uint16", 2, "u")
+uint32 = _NamedDtype("uint32", 4, "u")
+uint64 = _NamedDtype("uint64", 8, "u")
+NAMED_DTYPES = (bfloat16, complex32, complex64, complex128, uint16, uint32, uint64)
+_BY_NAME = {d.name: d for d in ALL_DTYPES + NAMED_DTYPES}
 _BY_NUMPY = {d.numpy_dtype: d for d in ALL_DTYPES}
 _BY_LEGACY = {d._tensor_type: d for d in ALL_DTYPES}
 
@@ -119,6 +147,8 @@ def as_dtype(d, function):
     """
     if d is None or d.__class__ is dtype:
         return d
+    if isinstance(d, _NamedDtype):
+        return d.numpy_dtype        # raises: no tensors of this dtype
     try:
         return _PYTHON_TYPES[d]
     except (KeyError, TypeError):
@@ -284,3 +314,57 @@ def checked_value(value, dt, type_name=None):
     if not fits:
         raise RuntimeError(f"value cannot be converted to type {type_name or dt._cpp_name} without overflow")
     return _builtin_int(value) % (info.max + 1) if dt is uint8 else _builtin_int(value)
+
+
+# ---------------------------------------------------------------------------
+# Ranges of the dtypes
+# ---------------------------------------------------------------------------
+
+class iinfo:
+    """The range of an integer dtype: ``bits``, ``min``, ``max``, ``dtype`` (its name). Mirrors ``torch.iinfo``.
+
+    Raises:
+        TypeError: for bool and floating dtypes (PyTorch's messages).
+    """
+
+    __module__ = "torch"
+
+    def __init__(self, type):  # noqa: A002 - PyTorch's parameter name
+        if type is bool:
+            raise TypeError("torch.bool is not supported by torch.iinfo")
+        if type._kind != "i":
+            raise TypeError("torch.iinfo() requires an integer input type. Use torch.finfo to handle 'torch.iinfo'")
+        info = np.iinfo(type.numpy_dtype)
+        self.bits, self.min, self.max, self.dtype = info.bits, _builtin_int(info.min), _builtin_int(info.max), type.name
+
+    def __repr__(self):
+        return f"iinfo(min={self.min:g}, max={self.max:g}, dtype={self.dtype})"
+
+
+class finfo:
+    """The range and precision of a floating dtype (the default one without argument). Mirrors ``torch.finfo``.
+
+    ``eps`` is the gap between 1 and the next number, ``tiny`` (=
+    ``smallest_normal``) the smallest positive normal number, ``resolution``
+    the decimal precision ``10**-digits``.
+
+    Raises:
+        TypeError: for integer and bool dtypes (PyTorch's message).
+    """
+
+    __module__ = "torch"
+
+    def __init__(self, type=None):  # noqa: A002 - PyTorch's parameter name
+        type = type or get_default_dtype()
+        if type._kind != "f":
+            raise TypeError("torch.finfo() requires a floating point input type. Use torch.iinfo to handle "
+                            "'torch.finfo'")
+        info = np.finfo(type.numpy_dtype)
+        self.bits, self.dtype = info.bits, type.name
+        self.eps, self.max, self.min = _builtin_float(info.eps), _builtin_float(info.max), _builtin_float(info.min)
+        self.tiny = self.smallest_normal = _builtin_float(info.smallest_normal)
+        self.resolution = 10.0 ** -_builtin_int(info.precision)
+
+    def __repr__(self):
+        return (f"finfo(resolution={self.resolution:g}, min={self.min:g}, max={self.max:g}, eps={self.eps:g}, "
+                f"smallest_normal={self.smallest_normal:g}, tiny={self.tiny:g}, dtype={self.dtype})")
