@@ -467,8 +467,8 @@ def inplace(op, name, t, other=None, params=None, unary_op=False):
     if rec:
         return inplace_record(op, t, sources, xs, params)
     ufunc = op.inplace_ufunc
-    if ufunc is not None and xs[0] is x and (len(xs) == 1 or xs[1].dtype == x.dtype):
-        ufunc(*xs, out=x)          # no temporary: e.g. p -= lr * grad under no_grad
+    if ufunc is not None and not params and xs[0] is x and (len(xs) == 1 or xs[1].dtype == x.dtype):
+        ufunc(*xs, out=x)          # no temporary: e.g. p -= lr * grad under no_grad (not with alpha=...)
     else:
         x[...] = op.forward(NO_CONTEXT, *xs, **params) if params else op.forward(NO_CONTEXT, *xs)
     t._bump()
