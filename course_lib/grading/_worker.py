@@ -94,8 +94,9 @@ def detect_chapter(nb, path, override=None):
     if override:
         return chapters.stem_of(override)
     meta = nb.metadata.get("course_lib", {}) if nb is not None else {}
-    if isinstance(meta, dict) and chapters.stem_of(meta.get("chapter", "")) == meta.get("chapter"):
-        return meta.get("chapter")
+    chapter = meta.get("chapter") if isinstance(meta, dict) else None
+    if isinstance(chapter, str) and chapter in chapters.STEMS:
+        return chapter
     return chapters.stem_of(pathlib.Path(path).name)
 
 
@@ -351,6 +352,8 @@ def judge_records(nb, stem, records, settings):
         err = _cell_error(cell) if cell is not None else None
         if err:
             status = "memory" if err.startswith("MemoryError") else "error"
+            if status == "memory":
+                err = f"MemoryError：内存用量超过了 {settings.memory_mb} MB 的上限"
             cell_reports.append({"cell": i + 1, "question": question_of.get(i), "status": status, "error": err})
     payloads = records["payloads"]
     tampered = []
