@@ -82,7 +82,7 @@ class FitResult:
     def summary(self):
         """One Chinese line: settings, final loss and parameters, converged or diverged."""
         state = "发散" if self.diverged else "收敛中"
-        return (f"lr={self.lr:g}，{self.epochs} 轮：最后的损失 {self.final_loss:.4g}，"
+        return (f"lr={self.lr:.3g}，{self.epochs} 轮：最后的损失 {self.final_loss:.4g}，"
                 f"a = {self.a:.4g}，b = {self.b:.4g}（{state}）")
 
     def _repr_png_(self):
@@ -176,7 +176,7 @@ def draw_fit(results, fig=None):
     ax_loss, ax_path = fig.subplots(1, 2)
     colors = ["#c0392b", "#2471a3", "#229954", "#b9770e"]
     for r, color in zip(results, colors * 4):
-        label = f"lr={r.lr:g}，{r.epochs} 轮" + ("（发散）" if r.diverged else "")
+        label = f"lr={r.lr:.3g}，{r.epochs} 轮" + ("（发散）" if r.diverged else "")
         ax_loss.plot(range(1, len(r.losses) + 1), r.losses, color=color, lw=1.6, label=label)
     ax_loss.set_yscale("log")
     ax_loss.set_xlabel("轮数（epoch）")
@@ -204,7 +204,7 @@ def draw_fit(results, fig=None):
     for r, color in zip(results, colors * 4):
         path = _until_outside(np.array(r.path), lo_a, hi_a, lo_b, hi_b)
         ax_path.plot(path[:, 0], path[:, 1], "-o", color=color, ms=2.5, lw=1.0,
-                     label=f"lr={r.lr:g}，{r.epochs} 轮" + ("（冲出画面）" if r.diverged else ""))
+                     label=f"lr={r.lr:.3g}，{r.epochs} 轮" + ("（冲出画面）" if r.diverged else ""))
     ax_path.set_xlim(lo_a, hi_a)
     ax_path.set_ylim(lo_b, hi_b)
     ax_path.set_xlabel("a（斜率）")
