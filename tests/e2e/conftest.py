@@ -42,7 +42,7 @@ def slug(text):
 
 @pytest.fixture(scope="session")
 def artifacts():
-    shutil.rmtree(ARTIFACTS / "failures", ignore_errors=True)     # only this run's failures
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)     # only this run's screenshots and failures
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     return ARTIFACTS
 

@@ -94,7 +94,16 @@ def check_broadcast(root):
     expect(table).to_contain_text("第 -3 维", timeout=TIMEOUT)
     rows = table.locator("tr")
     assert re.sub(r"\s+", " ", rows.filter(has_text="结果").inner_text()).strip().endswith("2 4 3")
-    _wait_changed(root, picture, "broadcasting explorer after typing (2, 1, 3) and (4, 1)")
+    picture = _wait_changed(root, picture, "broadcasting explorer after typing (2, 1, 3) and (4, 1)")
+
+    # a small 2-d case: the stretched operands are drawn
+    _type_shape(root, "a", "(3, 1)")
+    _type_shape(root, "b", "(4,)")
+    expect(result).to_contain_text("torch.Size([3, 4])", timeout=TIMEOUT)
+    image = root.locator("img")
+    expect(image).to_be_visible(timeout=TIMEOUT)
+    _wait_changed(root, picture, "broadcasting explorer after typing (3, 1) and (4,)")
+    assert image.evaluate("im => im.naturalWidth") > 100
 
 
 # --- memory layout -------------------------------------------------------------------------
