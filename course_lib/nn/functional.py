@@ -13,7 +13,6 @@ their ``grad_fn`` are PyTorch's ``AddmmBackward0`` and ``MseLossBackward0``:
 import warnings
 
 from .. import _dtype
-from .._tensor import Tensor
 from ..autograd.function import Op
 from ..ops import _dispatch as D
 from ..ops import linalg as L
@@ -184,18 +183,15 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
     Raises:
         ValueError: an unknown ``reduction`` ("x is not a valid value for reduction").
         RuntimeError: shapes that do not broadcast; tensors on different devices.
+        AttributeError: an operand that is not a tensor ("'float' object has no attribute 'size'").
         NotImplementedError: integer operands ('"mse_cpu" not implemented for 'Long'').
     """
-    if size_average is not None or reduce is not None:
-        reduction = _legacy_reduction(size_average, reduce)
-    if not isinstance(input, Tensor) or not isinstance(target, Tensor):
-        bad = input if not isinstance(input, Tensor) else target
-        raise TypeError(f"mse_loss(): argument '{'input' if bad is input else 'target'}' (position "
-                        f"{1 if bad is input else 2}) must be Tensor, not {type(bad).__name__}")
-    if input._data.shape != target._data.shape:
+    if target.size() != input.size():      # (a non-tensor fails here, as in PyTorch: no attribute 'size')
         warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
                       "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
                       "same size.", UserWarning, stacklevel=2)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
     if reduction not in _REDUCTIONS:
         raise ValueError(f"{reduction} is not a valid value for reduction")
     a, b = V.broadcast_tensors(input, target)
