@@ -185,7 +185,8 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
     grad_mode._set(False)            # backward formulas record nothing
     try:
         while True:
-            seen_ids = set()
+            if len(out) > 1:
+                _mark_repeated(out, shared)
             for (nxt, nr), g, meta in zip(node.next_functions, out, node._input_meta):
                 if nxt is None or leads is not None and nxt not in leads and nxt not in captures:
                     continue
@@ -194,9 +195,6 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                         g = np.asarray(g)      # NumPy gives scalars for 0-d results; keep arrays
                     if meta is not None and (g.shape != meta[0] or g.dtype != meta[1] or g.__class__ is not meta[2]):
                         g = validate(node, g, meta, nr)
-                    if id(g) in seen_ids:
-                        shared.add(id(g))
-                    seen_ids.add(id(g))
                     buffers.add(nxt, nr, g)
                 left = deps[nxt] - 1
                 deps[nxt] = left
@@ -241,6 +239,16 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                 raise RuntimeError(f"The differentiated Tensor at index {k} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")
     return captured
+
+
+def _mark_repeated(out, shared):
+    """An array a node sends along two edges must not be added into in place (the other edge sees it too)."""
+    seen = set()
+    for g in out:
+        if g is not None:
+            if id(g) in seen:
+                shared.add(id(g))
+            seen.add(id(g))
 
 
 def _run_node(node, grads, shared):

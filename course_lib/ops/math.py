@@ -303,14 +303,18 @@ class ClampTensor(Op):
 
     def backward(ctx, grad):
         a, lo, hi = ctx.saved_tensors
+        xp = _xp(grad)
         inside = True
         if lo is not None:
             inside = a >= lo
         if hi is not None:
             inside = inside & (a <= hi)
-        g_lo = grad * (a < lo) if lo is not None else None
-        g_hi = grad * (a > hi) if hi is not None else None
-        return grad * inside, g_lo, g_hi
+        g_lo = g_hi = None
+        if lo is not None:    # PyTorch: where min > max, the result is max and min gets nothing
+            g_lo = xp.where((a < lo) & (lo < hi) if hi is not None else a < lo, grad, 0)
+        if hi is not None:
+            g_hi = xp.where((a > hi) | (hi < lo) if lo is not None else a > hi, grad, 0)
+        return xp.where(inside, grad, 0), g_lo, g_hi
 
 
 class Where(Op):
