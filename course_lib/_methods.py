@@ -277,9 +277,12 @@ def _operand(other):
 
 
 def _overwrite(self, op, value, source=None):
-    """Write ``value`` (a scalar or an array of ``self``'s shape) into ``self``; recorded as ``op`` when needed."""
+    """Write ``value`` (a scalar or an array of ``self``'s shape) into ``self``; recorded as ``op`` when needed.
+
+    Filling with a number is allowed on an expanded tensor (as in PyTorch); copying is not.
+    """
     rec = D.recording(self, source)
-    D.check_inplace(self, rec)
+    D.check_inplace(self, rec, overlap=source is not None)
     if rec:
         if source is None:
             return D.inplace_record(op, self, (self,), (self._data,), {"value": value})
@@ -319,7 +322,9 @@ def _copy_(self, src, non_blocking=False):
     """
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
-    I._check_expand(self._data.shape, src._data.shape)
+    I.copy_shape_check(self._data.shape, src._data.shape)
+    if I.partial_overlap(self._data, src._data):
+        raise RuntimeError(I.PARTIAL_OVERLAP_ERROR)
     value = src._data
     if value.__class__ is not self._data.__class__:       # copy_ moves data between devices
         value = D.backend_of(self._data).asarray(to_numpy(value))

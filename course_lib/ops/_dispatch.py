@@ -384,11 +384,13 @@ def _creation_message(t, creation, indirect=False):
             "You should replace the inplace operation by an out-of-place one.")
 
 
-def check_inplace(t, requires_grad):
+def check_inplace(t, requires_grad, overlap=True):
     """Raise PyTorch's error when an in-place write to ``t`` would break autograd or alias itself.
 
     ``requires_grad``: whether the in-place operation will be recorded (some
-    operand requires grad and grad mode is on).
+    operand requires grad and grad mode is on).  ``overlap=False`` for the
+    writes PyTorch allows on an expanded tensor (``fill_``, ``zero_``,
+    ``index_put_``).
 
     Raises:
         RuntimeError: in-place on a leaf that requires grad or on a view of
@@ -405,7 +407,7 @@ def check_inplace(t, requires_grad):
         elif t._requires_grad and t._grad_fn is None:
             raise RuntimeError(LEAF_ERROR)
     x = t._data
-    if x.size > 1 and 0 in x.strides:
+    if overlap and x.size > 1 and 0 in x.strides:
         for n, s in zip(x.shape, x.strides):
             if s == 0 and n > 1:
                 raise RuntimeError(

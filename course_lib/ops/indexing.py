@@ -8,9 +8,16 @@ an integer tensor or a boolean mask) gathers elements into a **copy**
 (``IndexBackward0``).  Assignment writes into ``x``'s memory in place.
 """
 
+import operator
+import warnings
+
 import numpy as np
 
+from .. import _dtype
+from .._arguments import type_name
+from .._broadcast import broadcast_shape
 from .._device import backend_of, to_numpy
+from .._strides import element_strides, empty_strided, iterator_strides, partial_overlap
 from .._tensor import Tensor, wrap_dim
 from ..autograd.function import Op
 from . import _dispatch as D
@@ -18,73 +25,239 @@ from . import views as V
 
 __all__ = ["getitem", "setitem", "index_select", "masked_fill", "masked_select", "gather", "nonzero"]
 
-_INDEX_KINDS = "iub"
+NON_TUPLE_WARNING = (
+    "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; "
+    "use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor index, "
+    "x[torch.tensor(seq)], which will result either in an error or a different result (Triggered internally at "
+    "/__w/pytorch/pytorch/torch/csrc/autograd/python_variable_indexing.cpp:349.)")
+UINT8_WARNING = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead. "
+                 "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/IndexingUtils.h:37.)")
+_MASK_DTYPES = (np.dtype(np.bool_), np.dtype(np.uint8))
 
 
-def _is_advanced(item):
-    return isinstance(item, (list, np.ndarray)) or (isinstance(item, Tensor) and not _is_int_scalar(item)) \
-        or isinstance(item, bool)
+# ---------------------------------------------------------------------------
+# Reading the index (PyTorch's python_variable_indexing.cpp and TensorIndexing.h)
+# ---------------------------------------------------------------------------
+
+def _is_long(item):
+    """A Python or NumPy integer (not a bool): indexes one position."""
+    return isinstance(item, (int, np.integer)) and not isinstance(item, bool)
 
 
-def _is_int_scalar(item):
-    return isinstance(item, Tensor) and item._data.ndim == 0 and item._data.dtype.kind in "iu"
+def _as_tuple(index):
+    """The index as a tuple of items.  A short list holding a list, tensor, slice, ``...`` or None is read as
+    a tuple (NumPy's old rule; PyTorch warns); any other list is one index."""
+    if isinstance(index, tuple):
+        return index
+    if isinstance(index, (list, str, bytes, range)) and len(index) < 32:
+        for item in index:
+            if isinstance(item, (Tensor, list, tuple, range, np.ndarray, str, bytes, slice)) or item is None \
+                    or item is Ellipsis:
+                warnings.warn(NON_TUPLE_WARNING, UserWarning, stacklevel=3)
+                return tuple(index)
+    return (index,)
 
 
-def _normalize(index, ndim):
-    """The index as a tuple with ``...`` expanded to full slices.
+def _count_specified(items):
+    """How many dimensions of the tensor the items use (``...`` and None use none, a mask as many as it has)."""
+    count = 0
+    for item in items:
+        if isinstance(item, Tensor):
+            count += item._data.ndim if item._data.dtype in _MASK_DTYPES else 1
+        elif not (item is None or item is Ellipsis or item is True or item is False):
+            count += 1
+    return count
+
+
+def _select(t, dim, index, real_dim):
+    """``t.select(dim, index)`` for an integer index at position ``real_dim`` of the index tuple."""
+    shape = t._data.shape
+    if index == 0 and dim == 0 and not shape:
+        raise IndexError("invalid index of a 0-dim tensor. Use `tensor.item()` in Python or `tensor.item<T>()` in "
+                         "C++ to convert a 0-dim tensor to a number")
+    size = shape[dim] if dim < len(shape) else 0
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {real_dim} with size {size}")
+    return V.view_op(V.Select, t, {"axis": dim, "index": index + size if index < 0 else index})
+
+
+def _slice(t, dim, item, skip_full=True):
+    """``t`` sliced along ``dim`` (a view); a full slice inside a tuple is skipped, as PyTorch does."""
+    step = 1 if item.step is None else operator.index(item.step)
+    if step == 0:
+        raise ValueError("slice step cannot be zero")
+    if step < 0:
+        raise ValueError("step must be greater than zero")
+    shape = t._data.shape
+    if not shape:
+        raise IndexError("slice() cannot be applied to a 0-dim tensor.")
+    size = shape[wrap_dim(dim, len(shape))]
+    start = 0 if item.start is None else operator.index(item.start)
+    stop = None if item.stop is None else operator.index(item.stop)
+    if skip_full and start == 0 and (stop is None or stop >= size) and step == 1:
+        return t
+    start, stop, _ = slice(start, stop).indices(size)
+    return V.view_op(V.Slice, t, {"axis": dim, "start": start, "stop": max(stop, start), "step": step})
+
+
+def _index_tensor(item):
+    """A list (or array) used as an index, converted as PyTorch does: bool or uint8 data stays, the rest is int64."""
+    from .._creation import _data_to_array, _infer_dtype
+    from .._dtype import int64
+    dt = _infer_dtype(item)
+    array, _ = _data_to_array(item, dt if dt.numpy_dtype in _MASK_DTYPES else int64)
+    return D.wrap(array)
+
+
+def _bool_index(value):
+    """The index of ``x[True]`` / ``x[False]`` (on a new dimension of size 1): position 0, or no position."""
+    return D.wrap(np.zeros(1 if value else 0, dtype=np.int64))
+
+
+def _apply_slicing(self, items):
+    """Apply the basic items as views, left to right, and collect the advanced ones.
+
+    Returns ``(view, indices)``: ``indices[d]`` is the index tensor for
+    dimension ``d`` of the view, or None.  An integer or slice applies at
+    the current dimension; ``...`` skips the dimensions no other item uses.
+    """
+    ndim = self._data.ndim
+    specified = _count_specified(items)
+    if specified > ndim:
+        raise IndexError(f"too many indices for tensor of dimension {ndim}")
+    result, dim, indices = self, 0, []
+
+    def record(tensor):                  # a mask uses as many dimensions as it has
+        nonlocal dim
+        del indices[dim:]
+        indices.extend([None] * (dim - len(indices)))
+        indices.append(tensor)
+        dim += tensor._data.ndim if tensor._data.dtype in _MASK_DTYPES else 1
+
+    for real_dim, item in enumerate(items):
+        if _is_long(item):
+            result = _select(result, dim, int(item), real_dim)
+        elif isinstance(item, slice):
+            result = _slice(result, dim, item)
+            dim += 1
+        elif item is Ellipsis:
+            dim += ndim - specified
+        elif item is None:
+            result = V.unsqueeze(result, dim)
+            dim += 1
+        elif item is True or item is False:
+            result = V.unsqueeze(result, dim)
+            record(_bool_index(item))
+        elif isinstance(item, Tensor):
+            a = item._data
+            if a.ndim == 0 and a.dtype in _MASK_DTYPES:
+                result = V.unsqueeze(result, dim)
+                record(_bool_index(bool(a)))
+            elif a.ndim == 0 and a.dtype.kind in "iu":
+                result = _select(result, dim, int(a), real_dim)
+            else:
+                record(item)
+        elif isinstance(item, (list, tuple, range, str, bytes, np.ndarray)):
+            record(_index_tensor(item))
+        else:
+            try:
+                i = operator.index(item)
+            except TypeError:
+                raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
+                                 f"are valid indices (got {type_name(item)})") from None
+            result = _select(result, dim, i, real_dim)
+    return result, indices
+
+
+def _index_key(x, indices):
+    """The NumPy key for PyTorch's ``index(x, indices)``, checked in PyTorch's order.
+
+    Masks become the positions of their True elements (uint8 masks warn);
+    the index tensors broadcast together; every position must lie inside its
+    dimension (the error names the index tensor's number, as PyTorch does).
 
     Raises:
-        IndexError: too many indices, two ellipses, or an unsupported index type.
+        IndexError: index tensors of other dtypes, a mask of the wrong shape,
+            index tensors that do not broadcast, a position out of range.
+        RuntimeError: index tensors on another device.
     """
-    if not isinstance(index, tuple):
-        index = (index,)
-    consumed = 0
-    for item in index:
-        if item is None or item is Ellipsis or isinstance(item, bool):
-            continue
-        if isinstance(item, Tensor) and item._data.dtype.kind == "b":
-            consumed += max(item._data.ndim, 1)
-        elif isinstance(item, (int, np.integer, slice, list, np.ndarray, Tensor)):
-            consumed += 1
-        else:
-            raise IndexError("only integers, slices (`:`), ellipsis (`...`), None and long or byte Variables "
-                             f"are valid indices (got {type(item).__name__})")
-    if sum(1 for item in index if item is Ellipsis) > 1:
-        raise IndexError("an index can only have a single ellipsis ('...')")
-    if consumed > ndim:
-        raise IndexError(f"too many indices for tensor of dimension {ndim}")
-    out = []
-    for item in index:
-        if item is Ellipsis:
-            out.extend([slice(None)] * (ndim - consumed))
-        else:
-            out.append(item)
-    return out
-
-
-def _index_array(item, xp):
-    """A list or tensor index as a backend integer/bool array, checked as PyTorch does."""
-    if isinstance(item, Tensor):
-        a = item._data
-    else:
-        try:
-            a = np.asarray(item)
-        except ValueError:
-            raise IndexError("too many indices") from None
-        if a.dtype.kind == "f":
+    xp = backend_of(x)
+    for t in indices:
+        if t is not None and t._data.dtype not in _INDEX_DTYPES:
             raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-        if a.size == 0:
-            a = a.astype(np.int64)
-    if a.dtype.kind not in _INDEX_KINDS:
-        raise IndexError("tensors used as indices must be long, int, byte or bool tensors")
-    if a.dtype.kind == "u" and a.dtype.itemsize == 1:
-        a = a.astype(bool)
-    return xp.asarray(a)
+    arrays = []                          # per dimension of x: an integer array, or None for all of it
+    for t in indices:
+        if t is None:
+            arrays.append(None)
+            continue
+        a = t._data
+        if a.__class__ is not x.__class__:
+            if a.ndim:
+                raise RuntimeError("indices should be either on cpu or on the same device as the indexed tensor "
+                                   "(cpu)")
+            a = xp.asarray(to_numpy(a))
+        if a.dtype in _MASK_DTYPES:
+            if a.dtype == np.uint8:
+                warnings.warn(UINT8_WARNING, UserWarning, stacklevel=4)
+            for j in range(a.ndim):
+                d = len(arrays) + j
+                if a.shape[j] != x.shape[wrap_dim(d, x.ndim)]:
+                    raise IndexError(f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {j} does not "
+                                     f"match the shape of the indexed tensor [{', '.join(map(str, x.shape))}] at "
+                                     f"index {d}")
+            arrays.extend(xp.nonzero(a))
+        else:
+            arrays.append(a)
+    if len(arrays) > x.ndim:
+        raise IndexError(f"too many indices for tensor of dimension {x.ndim} (got {len(arrays)})")
+    given = [a for a in arrays if a is not None]
+    shape = ()
+    try:
+        for a in given:
+            shape = broadcast_shape(shape, a.shape)
+    except RuntimeError:
+        raise IndexError("shape mismatch: indexing tensors could not be broadcast together with shapes "
+                         + ", ".join(f"[{', '.join(map(str, a.shape))}]" for a in given)) from None
+    sizes = [x.shape[d] for d, a in enumerate(arrays) if a is not None]
+    if 0 in sizes and 0 not in shape:
+        raise IndexError("index is out of bounds for dimension with size 0")
+    outside = [(a < -n) | (a >= n) for a, n in zip(given, sizes)]
+    if any(o.any() for o in outside):
+        # the first position (in the result's order) with a bad index, and the first index tensor bad there
+        flat = [xp.broadcast_to(o, shape).reshape(-1) for o in outside]
+        first = min(int(f.argmax()) for f in flat if f.any())
+        i = next(i for i, f in enumerate(flat) if f[first])
+        value = int(xp.broadcast_to(given[i], shape).reshape(-1)[first])
+        raise IndexError(f"index {value} is out of bounds for dimension {i} with size {sizes[i]}")
+    return tuple(slice(None) if a is None else a for a in arrays)
 
 
-def _check_bounds(index, size, dim):
-    if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+_INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
+
+
+def _gather_strides(a, key, shape):
+    """The strides PyTorch gives the result of advanced indexing: its TensorIterator's choice for the input
+    (with the indexed dimensions replaced by the index tensors') and the index tensors."""
+    positions = [d for d, k in enumerate(key) if not isinstance(k, slice)]
+    arrays = [key[d] for d in positions]
+    nb = len(shape) - (a.ndim - len(positions))           # dimensions the index tensors make
+    strides = element_strides(a)
+
+    def spread(arr):                                      # an index tensor's strides, broadcast to nb dims
+        st = element_strides(arr)
+        lead = nb - arr.ndim
+        return (0,) * lead + tuple(0 if n == 1 and shape_n != 1 else s
+                                   for n, s, shape_n in zip(arr.shape, st, shape[lead:lead + arr.ndim]))
+
+    if positions == list(range(positions[0], positions[-1] + 1)):     # one block: it stays in place
+        before, after = positions[0], a.ndim - positions[-1] - 1
+        src = strides[:before] + (0,) * nb + strides[positions[-1] + 1:]
+        ops = [(0,) * before + spread(arr) + (0,) * after for arr in arrays]
+    else:                                                 # scattered: the index dimensions come first
+        rest = tuple(strides[d] for d in range(a.ndim) if d not in positions)
+        src = (0,) * nb + rest
+        ops = [spread(arr) + (0,) * len(rest) for arr in arrays]
+    return iterator_strides(shape, [src] + ops)
 
 
 class Index(Op):
@@ -96,7 +269,14 @@ class Index(Op):
     def forward(ctx, a, key):
         ctx.save_for_backward(key)       # PyTorch saves the indices (a second backward raises)
         ctx.shape = a.shape
-        return a[key]
+        out = a[key]
+        if out.ndim > 1:                 # NumPy puts the index dimensions first in memory; PyTorch does not
+            strides = _gather_strides(a, key, out.shape)
+            if strides != element_strides(out):
+                laid_out = empty_strided(backend_of(a), out.shape, strides, out.dtype)
+                laid_out[...] = out
+                return laid_out
+        return out
 
     def backward(ctx, grad):
         (key,) = ctx.saved_tensors
@@ -106,115 +286,38 @@ class Index(Op):
         return (out,)
 
 
-def _advanced_key(x, items):
-    """Turn the remaining index items into a NumPy key, checking masks and bounds like PyTorch."""
-    xp = backend_of(x)
-    key, dim = [], 0
-    for item in items:
-        if isinstance(item, slice):
-            key.append(item)
-            dim += 1
-        elif item is None:
-            key.append(None)
-        elif isinstance(item, bool):
-            key.append(item)
-        else:
-            a = _index_array(item, xp)
-            if a.dtype.kind == "b":
-                shape = x.shape[dim:dim + a.ndim]
-                if a.shape != shape:
-                    bad = next(i for i in range(a.ndim) if i >= len(shape) or a.shape[i] != shape[i])
-                    raise IndexError(f"The shape of the mask [{', '.join(map(str, a.shape))}] at index {bad} does "
-                                     f"not match the shape of the indexed tensor [{', '.join(map(str, x.shape))}] "
-                                     f"at index {dim + bad}")
-                dim += a.ndim
-            else:
-                size = x.shape[dim]
-                if a.size:
-                    hi, lo = int(a.max()), int(a.min())
-                    for v in (hi, lo):
-                        _check_bounds(v, size, dim)
-                dim += 1
-            key.append(a)
-    return tuple(key)
+
+def _gather(t, indices):
+    """``index(t, indices)``: the advanced-indexing copy (``IndexBackward0``)."""
+    x = t._data
+    return D.record(Index, (t,), (x,), {"key": _index_key(x, indices)})
 
 
 def getitem(self, index):
     """``self[index]``: a view for basic indices, a copy for advanced ones (see the module docstring).
 
+    Mirrors ``Tensor.__getitem__``.
+
     Raises:
         IndexError: out-of-range indices, too many indices, wrong index
             types, mask shape mismatch (PyTorch's messages).
-        ValueError: a negative slice step ("step must be greater than zero").
+        ValueError: a zero or negative slice step.
+        TypeError: a list index holding something that is not a number.
     """
-    items = _normalize(index, self._data.ndim)
-    if any(_is_advanced(i) for i in items):
-        base, key_items = _split_advanced(self, items)
-        x = base._data
-        key = _advanced_key(x, key_items)
-        if any(isinstance(i, Tensor) and i._data.__class__ is not x.__class__ and i._data.ndim for i in key_items):
-            raise RuntimeError("indices should be either on cpu or on the same device as the indexed tensor (cpu)")
-        return D.record(Index, (base,), (x,), {"key": key})
-    # PyTorch keeps a lone full slice (x[:] is a SliceBackward0 view) but skips full slices in a tuple.
-    result = _apply_basic(self, items, keep_full_slice=isinstance(index, slice))
+    if index is None:
+        return V.unsqueeze(self, 0)
+    if index is Ellipsis:
+        return V.view_op(V.Alias, self)
+    if _is_long(index):
+        return _select(self, 0, int(index), 0)
+    if isinstance(index, slice):
+        return _slice(self, 0, index, skip_full=False)     # a lone slice is always a SliceBackward0 view
+    if index is True or index is False:
+        return _gather(V.unsqueeze(self, 0), [_bool_index(index)])
+    result, indices = _apply_slicing(self, _as_tuple(index))
+    if indices:
+        return _gather(result, indices)
     return V.view_op(V.Alias, self) if result is self else result
-
-
-def _apply_basic(t, items, keep_full_slice=False):
-    """Integers, slices and None applied left to right, one view each (``t`` itself if none applies)."""
-    dim = 0               # the dimension of the result the next index applies to
-    for item in items:
-        if item is None:
-            t = V.unsqueeze(t, dim)
-            dim += 1
-        elif isinstance(item, slice):
-            t = _slice(t, dim, item, keep_full_slice)
-            dim += 1
-        else:
-            i = int(item)
-            size = t._data.shape[dim]
-            _check_bounds(i, size, dim)
-            t = V.view_op(V.Select, t, {"axis": dim, "index": i + size if i < 0 else i})
-    return t
-
-
-def _slice(t, dim, item, keep_full=False):
-    step = 1 if item.step is None else int(item.step)
-    if step <= 0:
-        raise ValueError("step must be greater than zero")
-    size = t._data.shape[dim]
-    start, stop, _ = item.indices(size)
-    stop = max(stop, start)
-    if start == 0 and stop == size and step == 1 and not keep_full:
-        return t              # a full slice is no operation, as in PyTorch
-    return V.view_op(V.Slice, t, {"axis": dim, "start": start, "stop": stop, "step": step})
-
-
-def _split_advanced(self, items):
-    """Basic items are applied first as views (like PyTorch); return that view and the items left for the gather."""
-    basic_applied = self
-    key_items = []
-    dim = 0
-    for item in items:
-        if isinstance(item, (int, np.integer)) and not isinstance(item, bool) or _is_int_scalar(item):
-            i = int(item)
-            _check_bounds(i, basic_applied._data.shape[dim], dim)
-            basic_applied = V.select(basic_applied, dim, i)
-        elif isinstance(item, slice):
-            basic_applied = _slice(basic_applied, dim, item)
-            key_items.append(slice(None))
-            dim += 1
-        elif item is None:
-            basic_applied = V.unsqueeze(basic_applied, dim)
-            key_items.append(slice(None))
-            dim += 1
-        else:
-            key_items.append(item)
-            if isinstance(item, Tensor) and item._data.dtype.kind == "b":
-                dim += item._data.ndim
-            elif not isinstance(item, bool):
-                dim += 1
-    return basic_applied, key_items
 
 
 # ---------------------------------------------------------------------------
@@ -303,89 +406,89 @@ class IndexPut(Op):
         return g_self, grad[key]
 
 
-def _value_array(self, value):
-    x = self._data
+def _value_tensor(self, value):
+    """The value of ``self[index] = value`` as a tensor: a number becomes a 0-d tensor of ``self``'s dtype.
+
+    Raises:
+        TypeError: a value that is neither a tensor nor a Python number ("can't assign a list to a
+            torch.FloatTensor").
+        RuntimeError: a number that does not fit the dtype ("value cannot be converted to type uint8_t
+            without overflow").
+        ValueError: an int beyond int64 ("Overflow when unpacking long long").
+    """
     if isinstance(value, Tensor):
-        v = value._data
-        if v.__class__ is not x.__class__:
-            if v.ndim == 0:
-                v = backend_of(x).asarray(v)
-            else:
-                raise D._device_error(self, value)
-        return v
-    if isinstance(value, (bool, int, float, np.generic)):
-        return D.make_scalar(value, x.dtype)
-    if isinstance(value, (list, tuple)):
-        from .._creation import tensor
-        return tensor(value, dtype=self.dtype)._data
-    raise TypeError(f"can't assign a {type(value).__name__} to a {self.type()}")
+        return value
+    if isinstance(value, (int, np.integer)):
+        if not -2 ** 63 <= value < 2 ** 63:
+            raise ValueError("Overflow when unpacking long long")
+        value = int(value)
+    elif isinstance(value, float):
+        value = float(value)
+    elif isinstance(value, complex):
+        if value.imag:
+            raise RuntimeError(f"value cannot be converted to type {self.dtype._cpp_name} without overflow")
+        value = value.real
+    else:
+        raise TypeError(f"can't assign a {type_name(value)} to a {self.type()}")
+    with np.errstate(over="ignore"):
+        return D.wrap(np.array(_dtype.checked_value(value, self.dtype), dtype=self._data.dtype))
 
 
-def _check_expand(target_shape, value_shape):
-    """``value`` must broadcast to the indexed shape, with ``expand``'s error otherwise."""
-    vs = tuple(value_shape)
-    while len(vs) > len(target_shape) and vs[0] == 1:
-        vs = vs[1:]
-    if len(vs) > len(target_shape):
-        raise RuntimeError(f"expand(torch.FloatTensor{{[{', '.join(map(str, value_shape))}]}}, "
-                           f"size=[{', '.join(map(str, target_shape))}]): the number of sizes provided "
-                           f"({len(target_shape)}) must be greater or equal to the number of dimensions in the "
-                           f"tensor ({len(value_shape)})")
-    lead = len(target_shape) - len(vs)
-    for i, s in enumerate(vs):
-        t = target_shape[lead + i]
-        if s != t and s != 1:
-            raise RuntimeError(f"The expanded size of the tensor ({t}) must match the existing size ({s}) at "
-                               f"non-singleton dimension {lead + i}.  Target sizes: "
-                               f"[{', '.join(map(str, target_shape))}].  Tensor sizes: "
-                               f"[{', '.join(map(str, value_shape))}]")
+def copy_shape_check(dst_shape, src_shape):
+    """``dst.copy_(src)`` needs ``src`` to broadcast to ``dst``'s shape exactly, with PyTorch's errors.
+
+    Raises:
+        RuntimeError: "The size of tensor a (2) must match the size of tensor b (3) at non-singleton
+            dimension 0", or "output with shape [3] doesn't match the broadcast shape [2, 3]".
+    """
+    if src_shape != dst_shape:
+        shape = broadcast_shape(dst_shape, src_shape)
+        if shape != dst_shape:
+            raise RuntimeError(f"output with shape [{', '.join(map(str, dst_shape))}] doesn't match the broadcast "
+                               f"shape [{', '.join(map(str, shape))}]")
+
+
+PARTIAL_OVERLAP_ERROR = ("unsupported operation: some elements of the input tensor and the written-to tensor refer "
+                         "to a single memory location. Please clone() the tensor before performing the operation.")
+EXPANDED_INDEX_PUT_WARNING = (
+    "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before performing this "
+    "operation. This also applies to advanced indexing e.g. tensor[indices] = tensor (Triggered internally at "
+    "/__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing.cpp:976.)")
 
 
 def setitem(self, index, value):
-    """``self[index] = value``: writes into ``self``'s memory (``value`` broadcasts; dtype is converted).
+    """``self[index] = value``: writes into ``self``'s memory. Mirrors ``Tensor.__setitem__``.
 
-    As in PyTorch, basic indices select a view that is then written
-    (``copy_`` or ``fill_``; on a view of a tensor with a history the base
-    gets ``CopySlices``) and advanced indices write with ``index_put_``.
+    As in PyTorch, basic indices select a view that is then written with
+    ``copy_`` (``fill_`` for a single value; the value broadcasts and is
+    converted to ``self``'s dtype; on a view of a tensor with a history the
+    base gets ``CopySlices``), and advanced indices write with ``index_put_``
+    (the value's dtype must match, unless it is one value for a mask).
 
     Raises:
         RuntimeError: the in-place-on-leaf errors; a value that does not
-            broadcast to the indexed shape (``expand``'s message).
+            broadcast to the indexed shape (``expand``'s or ``index_put_``'s
+            message); a dtype mismatch for ``index_put_``; overlapping memory.
         IndexError: bad indices (as for reading).
         TypeError: a value that is not a number or tensor.
     """
-    items = _normalize(index, self._data.ndim)
-    v = _value_array(self, value)
-    src = value if isinstance(value, Tensor) else None
-    rec = D.recording(self, src)
-    if not any(_is_advanced(i) for i in items):
-        target = _apply_basic(self, items)
-        D.check_inplace(target, rec)
-        _check_expand(target._data.shape, v.shape)
-        if rec:
-            _copy_to(target, src, v)
+    v = _value_tensor(self, value)
+    if index is False:
+        return                                   # PyTorch writes nothing
+    if index is Ellipsis:
+        _copy_to(self, v)
+    elif index is None or index is True:
+        _copy_to(V.unsqueeze(self, 0), v)
+    elif _is_long(index):
+        _copy_to(_select(self, 0, int(index), 0), v)
+    elif isinstance(index, slice):
+        _copy_to(_slice(self, 0, index), v)
+    else:
+        sliced, indices = _apply_slicing(self, _as_tuple(index))
+        if indices:
+            _index_put(sliced, indices, V.view(v, _without_leading_ones(v._data.shape)))
         else:
-            target._data[...] = v
-            self._bump()
-        return
-    target, key_items = _split_advanced(self, items)
-    D.check_inplace(target, rec)
-    x = target._data
-    key = _advanced_key(x, key_items)
-    try:
-        target_shape = x[key].shape
-    except IndexError as e:
-        raise IndexError(str(e).replace("axis", "dimension")) from None
-    _check_expand(target_shape, v.shape)
-    if not rec:
-        x[key] = v
-        self._bump()
-        return
-    if src is not None:
-        src = V.view(src, _without_leading_ones(src._data.shape))
-        v = src._data
-    v = v.astype(x.dtype) if v.dtype != x.dtype else v
-    D.inplace_record(IndexPut, target, (target, D.NUMBER if src is None else src), (x, v), {"key": key})
+            _copy_to(sliced, v)
 
 
 def _without_leading_ones(shape):
@@ -395,22 +498,60 @@ def _without_leading_ones(shape):
     return shape[i:]
 
 
-def _copy_to(dst, src, v):
-    """PyTorch's ``copy_to`` for a recorded ``dst[...] = value``: copy_, fill_ for a 0-d value, or a view
-    and expand of the value first."""
+def _copy_to(dst, src):
+    """PyTorch's ``copy_to(dst, src)`` for ``dst[...] = src``: ``copy_`` when the shapes match, ``fill_``
+    for a 0-d CPU value, else ``src`` without its leading 1s, expanded to ``dst``'s shape, then ``copy_``."""
     x = dst._data
-    if src is None:                              # a Python number, as a 0-d CPU tensor
-        op, sources, v = (Copy if x.ndim == 0 else FillTensor), (dst, D.NUMBER), np.asarray(v)
-    elif src._data.shape == x.shape:
-        op, sources = Copy, (dst, src)
+    if src._data.shape == x.shape:
+        op = Copy
     elif src._data.ndim == 0 and src._data.__class__ is np.ndarray:
-        op, sources = FillTensor, (dst, src)
+        op = FillTensor
     else:
-        src = V.view(src, _without_leading_ones(src._data.shape))
-        if src._data.shape != x.shape:
-            src = V.expand(src, x.shape)
-        op, sources, v = Copy, (dst, src), src._data
-    D.inplace_record(op, dst, sources, (x, v))
+        src = V.expand(V.view(src, _without_leading_ones(src._data.shape)), x.shape)
+        op = Copy
+    rec = D.recording(dst, src)
+    D.check_inplace(dst, rec)
+    if op is Copy and partial_overlap(x, src._data):
+        raise RuntimeError(PARTIAL_OVERLAP_ERROR)
+    v = src._data
+    if v.__class__ is not x.__class__:
+        v = backend_of(x).asarray(to_numpy(v))
+    if rec:
+        D.inplace_record(op, dst, (dst, src), (x, v))
+        return
+    with np.errstate(invalid="ignore", over="ignore"):
+        x[...] = v
+    dst._bump()
+
+
+def _index_put(dst, indices, src):
+    """PyTorch's ``dst.index_put_(indices, src)`` for ``dst[advanced index] = src``."""
+    x = dst._data
+    key = _index_key(x, indices)
+    v = src._data
+    if v.__class__ is not x.__class__:
+        v = backend_of(x).asarray(to_numpy(v))
+    one_mask = v.size == 1 and sum(t is not None for t in indices) == 1 and \
+        next(t for t in indices if t is not None)._data.dtype in _MASK_DTYPES
+    if not one_mask:                             # (one value for one mask is a masked_fill_: any dtype will do)
+        target = x[key].shape
+        if len(v.shape) > len(target) or any(a != 1 and a != b for a, b in zip(v.shape[::-1], target[::-1])):
+            raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, v.shape))}] cannot be "
+                               f"broadcast to indexing result of shape [{', '.join(map(str, target))}]")
+        if v.dtype != x.dtype:
+            raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
+                               f"{dst.dtype._short_name} for the destination and {src.dtype._short_name} for the "
+                               "source.")
+    if x.size > 1 and any(st == 0 and n > 1 for n, st in zip(x.shape, x.strides)):
+        warnings.warn(EXPANDED_INDEX_PUT_WARNING, UserWarning, stacklevel=4)
+    rec = D.recording(dst, src)
+    D.check_inplace(dst, rec, overlap=False)
+    if rec:
+        D.inplace_record(IndexPut, dst, (dst, src), (x, v.astype(x.dtype, copy=False)), {"key": key})
+        return
+    with np.errstate(invalid="ignore", over="ignore"):
+        x[key] = v
+    dst._bump()
 
 
 class IndexSelect(Op):
