@@ -231,6 +231,15 @@ class ndarray(np.ndarray):
         return _wrap(_base.__getitem__(_view(self, _base), _unwrap_key(key)))
 
     def __setitem__(self, key, value):
+        if value.__class__ is _base:
+            # CuPy copies a host value to the device for advanced indexing, and fills
+            # with a host 0-d value for basic indexing; other host arrays are refused.
+            if _is_advanced(key):
+                stats.host_to_device += 1
+            elif value.ndim == 0:
+                value = value[()]
+            else:
+                raise _unsupported(_base)
         _base.__setitem__(_view(self, _base), _unwrap_key(key), _unwrap(value))
 
     def astype(self, dtype, order="K", casting=None, subok=None, copy=True):
@@ -240,10 +249,24 @@ class ndarray(np.ndarray):
             return _wrap(_view(self, _base).astype(dtype, order=order, copy=copy))
 
 
+def _is_advanced(key):
+    items = key if key.__class__ is tuple else (key,)
+    return any(isinstance(k, (list, np.ndarray)) or k.__class__ in (bool, np.bool_) for k in items)
+
+
 def _unwrap_key(key):
+    """Device index arrays -> plain views; host index arrays are copied to the device first (counted), as CuPy."""
     if key.__class__ is tuple:
-        return tuple(_view(k, _base) if k.__class__ is ndarray else k for k in key)
-    return _view(key, _base) if key.__class__ is ndarray else key
+        return tuple(_unwrap_index(k) for k in key)
+    return _unwrap_index(key)
+
+
+def _unwrap_index(k):
+    if k.__class__ is ndarray:
+        return _view(k, _base)
+    if k.__class__ is _base:
+        stats.host_to_device += 1
+    return k
 
 
 # Methods whose NumPy keywords CuPy lacks (from CuPy 14's signatures); the

@@ -107,8 +107,14 @@ class simulate:
         _device.register_cuda_backend(_cuda_sim.module, _cuda_sim.ndarray)
 
     def stop(self):
-        """Switch the simulation off: the CUDA backend that was there before comes back."""
+        """Switch the simulation off: the CUDA backend that was there before comes back.
+
+        Tensors made while simulating keep working (and keep saying ``cuda:0``);
+        new ones cannot be put on the simulated device any more.
+        """
+        from . import _cuda_sim
         _device.restore_cuda_backend(self._saved)
+        _device._ARRAY_TYPES.setdefault(_cuda_sim.ndarray, (_cuda_sim.module, _device.CUDA0))
 
     def __enter__(self):
         return self
