@@ -182,7 +182,13 @@ SNIPPETS = [
     "T.nn.functional.mse_loss(T.ones(2, device='cuda'), T.ones(2))",
     "T.nn.functional.mse_loss(T.ones(2, dtype=T.int64, device='cuda'), T.ones(2, dtype=T.int64, device='cuda'))",
     "repr(T.nn.Parameter(T.ones(2, device='cuda')))",
-    "T.ones(2, device='cuda').index_select(0, T.tensor([0]))",
+    "T.ones(2, device='cuda').index_select(0, T.tensor([0]))", "repr(T.arange(4.0, device='cuda')[[0, 2]])",
+    "repr(T.arange(4.0, device='cuda')[T.tensor([0, 2])])", "T.arange(4.0)[T.tensor([0, 2], device='cuda')]",
+    "repr(T.arange(4.0, device='cuda')[T.tensor([True, False, True, False])])",
+    "T.gather(T.arange(4.0, device='cuda'), 0, T.tensor([1]))",
+    "T.arange(4.0, device='cuda').masked_fill(T.tensor([True, False, True, False]), 0.0)",
+    "repr(T.ones(2, device='cuda').copy_(T.tensor([5.0, 6.0])))", "repr(T.ones(2).copy_(T.tensor([5.0, 6.0]).cuda()))",
+    "T.ones(2, device='cuda').mv(T.ones(2))", "T.bmm(T.ones(1, 2, 2, device='cuda'), T.ones(1, 2, 2))",
 ]
 
 
