@@ -110,7 +110,8 @@ class Signature:
     def explain(self, name, args, kwargs):
         """The TypeError PyTorch raises when this signature rejects ``args``/``kwargs``, or None if it fits."""
         nargs = len(args)
-        if nargs > self.max_pos_args and not self.varargs:
+        varargs = self.varargs and nargs > 0 and _is_index(args[0])      # zeros(2, 3) for zeros((2, 3))
+        if nargs > self.max_pos_args and not varargs:
             return _extra_args(name, self, nargs)
         pos = 0
         used = 0
@@ -131,8 +132,8 @@ class Signature:
                 pass
             elif _check(kind, obj):
                 pass
-            elif self.varargs and pos == 0 and not is_kwd and all(_is_index(a) for a in args[:1]):
-                pos = nargs                  # zeros(2, 3): all positional arguments are the sizes
+            elif varargs and pos == 0 and not is_kwd:
+                pos = nargs                  # all positional arguments are the sizes
                 continue
             elif is_kwd:
                 return TypeError(f"{name}(): argument '{pname}' must be {kind}, not {type_name(obj)}")

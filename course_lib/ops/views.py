@@ -17,6 +17,7 @@ import math
 import numpy as np
 
 from .. import _dtype
+from .._arguments import Signature, _is_index, int_list, invalid_arguments
 from .._device import backend_of
 from .._strides import contiguous_strides, element_strides, empty_preserving, strided
 from .._tensor import Tensor, wrap_dim
@@ -89,7 +90,7 @@ def infer_size(shape, numel):
                 raise RuntimeError("only one dimension can be inferred")
             infer = i
         elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s}")
+            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape [{', '.join(map(str, shape))}]")
         else:
             known *= s
     if infer is not None:
@@ -127,19 +128,29 @@ def expand_strides(shape, strides, sizes):
     return tuple(out)
 
 
-def _shape_arg(size, name="view"):
-    """Accept ``f(2, 3)``, ``f((2, 3))`` and ``f([2, 3])`` and ``torch.Size``."""
-    if len(size) == 1 and isinstance(size[0], (tuple, list)):
-        size = size[0]
-    out = []
-    for s in size:
-        if isinstance(s, Tensor):
-            s = int(s.item())
-        if not isinstance(s, (int, np.integer)) or isinstance(s, bool):
-            raise TypeError(f"{name}(): argument 'size' (position 1) must be tuple of ints, but found element of "
-                            f"type {type(s).__name__} at pos 0")
-        out.append(int(s))
-    return tuple(out)
+def _int_list(args, name, pname, signatures):
+    """Sizes or dims given as ``f(2, 3)``, ``f((2, 3))`` or ``f([2, 3])``, with PyTorch's argument errors."""
+    if not args or len(args) > 1 and not _is_index(args[0]) or \
+            len(args) == 1 and not isinstance(args[0], (tuple, list)) and not _is_index(args[0]):
+        raise invalid_arguments(name, signatures, args)
+    return int_list(name, pname, args)
+
+
+def _int_arg(value, name, signatures, args):
+    """An ``int`` argument (a dim), or PyTorch's TypeError naming the call's signatures."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    raise invalid_arguments(name, signatures, args)
+
+
+_VIEW = (Signature("(torch.dtype dtype)"), Signature("(tuple of ints size)"))
+_RESHAPE = (Signature("(tuple of ints shape)"),)
+_PERMUTE = (Signature("(tuple of ints dims)"),)
+_EXPAND = (Signature("(tuple of ints size, *, bool implicit = False)"),)
+_TRANSPOSE = (Signature("(int dim0, int dim1)"),)
+_UNSQUEEZE = (Signature("(int dim)"),)
+_SQUEEZE = (Signature("()"), Signature("(int dim)"), Signature("(tuple of ints dim)"))
+_FLATTEN = (Signature("(int start_dim = 0, int end_dim = -1)"),)
 
 
 # ---------------------------------------------------------------------------
@@ -379,7 +390,7 @@ def view(input, *shape):
     if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
         return _view_dtype(input, shape[0])
     x = input._data
-    shape = infer_size(_shape_arg(shape), x.size)
+    shape = infer_size(_int_list(shape, "view", "size", _VIEW), x.size)
     strides = compute_view_strides(x.shape, element_strides(x), shape)
     if strides is None:
         raise RuntimeError(VIEW_ERROR)
@@ -387,10 +398,36 @@ def view(input, *shape):
 
 
 def _view_dtype(input, dt):
+    """The same bytes read as dtype ``dt``: with another element size the last dimension shrinks or grows."""
     x = input._data
-    if dt.itemsize != x.itemsize:
-        raise RuntimeError("self.dim() cannot be 0 to view with a different element size")
-    return _unrecorded_view(input, x.view(dt.numpy_dtype))
+    old, new = x.itemsize, dt.itemsize
+    if old == new:
+        return _unrecorded_view(input, x.view(dt.numpy_dtype))
+    what = f"to view {input.dtype._short_name} as {dt._short_name} (different element sizes)"
+    if x.ndim == 0:
+        raise RuntimeError(f"self.dim() cannot be 0 {what}")
+    strides = element_strides(x)
+    if strides[-1] != 1:
+        raise RuntimeError(f"self.stride(-1) must be 1 {what}, but got {strides[-1]}")
+    if new > old:
+        ratio = new // old
+        if x.shape[-1] % ratio:
+            raise RuntimeError(f"self.size(-1) must be divisible by {ratio} {what}, but got {x.shape[-1]}")
+        if input.storage_offset() % ratio:
+            raise RuntimeError(f"self.storage_offset() must be divisible by {ratio} {what}, but got "
+                               f"{input.storage_offset()}")
+        for i, s in enumerate(strides[:-1]):
+            if s % ratio:
+                raise RuntimeError(f"self.stride({i}) must be divisible by {ratio} {what}, but got {s}")
+        shape = x.shape[:-1] + (x.shape[-1] // ratio,)
+        new_strides = tuple(s // ratio for s in strides[:-1]) + (1,)
+    else:
+        ratio = old // new
+        shape = x.shape[:-1] + (x.shape[-1] * ratio,)
+        new_strides = tuple(s * ratio for s in strides[:-1]) + (1,)
+    flat = strided(x, x.shape[:-1] + (x.shape[-1],), strides).view(dt.numpy_dtype) if x.size else x
+    return _unrecorded_view(input, strided(flat, shape, new_strides) if x.size else
+                            backend_of(x).empty(shape, dtype=dt.numpy_dtype))
 
 
 def view_as(input, other):
@@ -405,7 +442,7 @@ def reshape(input, *shape):
         RuntimeError: a shape that does not hold the same number of elements.
     """
     x = input._data
-    shape = infer_size(_shape_arg(shape, "reshape"), x.size)
+    shape = infer_size(_int_list(shape, "reshape", "shape", _RESHAPE), x.size)
     strides = compute_view_strides(x.shape, element_strides(x), shape)
     if strides is not None:
         op = View if x.flags.c_contiguous else ReshapeAlias
@@ -422,12 +459,19 @@ def reshape_as(input, other):
 
 
 def flatten(input, start_dim=0, end_dim=-1):
-    """Merge dimensions ``start_dim..end_dim`` into one (a view when possible). Mirrors ``torch.flatten``."""
+    """Merge dimensions ``start_dim..end_dim`` into one (a view when possible). Mirrors ``torch.flatten``.
+
+    Raises:
+        IndexError: a dim out of range. RuntimeError: ``start_dim`` after ``end_dim``.
+        TypeError: dims that are not ints.
+    """
     x = input._data
-    if x.ndim == 0:
-        return reshape(input, 1)
+    start_dim = _int_arg(start_dim, "flatten", _FLATTEN, (start_dim, end_dim))
+    end_dim = _int_arg(end_dim, "flatten", _FLATTEN, (start_dim, end_dim))
     s = wrap_dim(start_dim, x.ndim)
     e = wrap_dim(end_dim, x.ndim)
+    if x.ndim == 0:
+        return reshape(input, 1)
     if s > e:
         raise RuntimeError("flatten() has invalid args: start_dim cannot come after end_dim")
     if s == e:
@@ -440,8 +484,13 @@ def unflatten(input, dim, sizes):
     """Split dimension ``dim`` into ``sizes``. Mirrors ``torch.unflatten``."""
     x = input._data
     d = wrap_dim(dim, x.ndim)
-    sizes = infer_size(sizes, x.shape[d])
-    return view(input, x.shape[:d] + tuple(sizes) + x.shape[d + 1:])
+    sizes = tuple(sizes)
+    known = math.prod(n for n in sizes if n != -1)
+    if sum(n == -1 for n in sizes) > 1 or (known * (x.shape[d] // known if known else 0) != x.shape[d]
+                                            if -1 in sizes else known != x.shape[d]):
+        raise RuntimeError(f"unflatten: Provided sizes [{', '.join(map(str, sizes))}] don't multiply up to the size "
+                           f"of dim {dim} ({x.shape[d]}) in the input tensor")
+    return view(input, x.shape[:d] + infer_size(sizes, x.shape[d]) + x.shape[d + 1:])
 
 
 def transpose(input, dim0, dim1):
@@ -451,7 +500,9 @@ def transpose(input, dim0, dim1):
         IndexError: a dim out of range.
     """
     n = input._data.ndim
-    d0, d1 = wrap_dim(dim0, n), wrap_dim(dim1, n)
+    args = (dim0, dim1)
+    d0 = wrap_dim(_int_arg(dim0, "transpose", _TRANSPOSE, args), n)
+    d1 = wrap_dim(_int_arg(dim1, "transpose", _TRANSPOSE, args), n)
     if n == 0:
         return view_op(Alias, input)
     return view_op(Transpose, input, {"d0": d0, "d1": d1})
@@ -478,8 +529,7 @@ def permute(input, *dims):
     Raises:
         RuntimeError: wrong number of dims, or a dim given twice.
     """
-    if len(dims) == 1 and isinstance(dims[0], (tuple, list)):
-        dims = tuple(dims[0])
+    dims = _int_list(dims, "permute", "dims", _PERMUTE)
     n = input._data.ndim
     if len(dims) != n:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -504,21 +554,33 @@ def movedim(input, source, destination):
     return view_op(Permute, input, {"dims": tuple(order)})
 
 
-def squeeze(input, dim=None):
-    """Remove dimensions of size 1 (all of them, or only ``dim``, an int or tuple). A view. Mirrors ``torch.squeeze``.
+def squeeze(input, *dim, **kwargs):
+    """Remove dimensions of size 1: all of them, or only those in ``dim`` (an int, a tuple, or several ints).
+    A view. Mirrors ``torch.squeeze``.
 
     A dimension named in ``dim`` whose size is not 1 is left alone.
 
     Raises:
-        IndexError: a dim out of range.
+        IndexError: a dim out of range. RuntimeError: a dim given twice.
+        TypeError: dims that are not ints.
     """
     x = input._data
-    if dim is None:
+    if "dim" in kwargs:
+        dim = (kwargs.pop("dim"),)
+    if kwargs:
+        raise TypeError(f"squeeze() got an unexpected keyword argument '{next(iter(kwargs))}'")
+    if not dim or dim == (None,):
         return view_op(Squeeze, input)
-    if isinstance(dim, (tuple, list)):
-        axes = tuple(wrap_dim(d, x.ndim) for d in dim)
+    if len(dim) > 1 or isinstance(dim[0], (tuple, list)):
+        axes = []
+        for d in _int_list(dim, "squeeze", "dim", _SQUEEZE):
+            a = wrap_dim(d, x.ndim)
+            if a in axes:
+                raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+            axes.append(a)
         axes = tuple(a for a in axes if x.ndim and x.shape[a] == 1)
         return view_op(SqueezeDims, input, {"axes": axes})
+    dim = _int_arg(dim[0], "squeeze", _SQUEEZE, dim)
     a = wrap_dim(dim, x.ndim)
     axes = (a,) if x.ndim and x.shape[a] == 1 else ()
     return view_op(SqueezeDim, input, {"axes": axes})
@@ -533,7 +595,7 @@ def unsqueeze(input, dim):
         IndexError: ``dim`` outside ``[-ndim-1, ndim]``.
     """
     n = input._data.ndim + 1
-    axis = wrap_dim(dim, n)
+    axis = wrap_dim(_int_arg(dim, "unsqueeze", _UNSQUEEZE, (dim,)), n)
     return view_op(Unsqueeze, input, {"axis": axis})
 
 
@@ -545,7 +607,7 @@ def expand(input, *sizes):
     Raises:
         RuntimeError: a size that cannot broadcast, fewer sizes than dims.
     """
-    sizes = _shape_arg(sizes, "expand")
+    sizes = _int_list(sizes, "expand", "size", _EXPAND)
     x = input._data
     if len(sizes) < x.ndim:
         have = ", ".join(map(str, x.shape))
