@@ -241,16 +241,24 @@ def test_format_grad():
     assert format_grad(np.array([1.0], np.float64)) == "[1.]"
 
 
-@requires_torch
-def test_same_graph_and_gradients_as_pytorch():
-    import torch as real
+def _build_exp(lib):
+    x = lib.tensor([2.0, -1.0, 0.5], requires_grad=True)
+    w = lib.tensor([[1.0], [2.0]], requires_grad=True)
+    h = (w * x).exp()
+    z = (h.sum(0) * x - x / 3).mean()
+    return x, w, z
 
-    def build(lib):
-        x = lib.tensor([2.0, -1.0, 0.5], requires_grad=True)
-        w = lib.tensor([[1.0], [2.0]], requires_grad=True)
-        h = (w * x).exp()
-        z = (h.sum(0) * x - x / 3).mean()
-        return x, w, z
+
+def _build_mixed(lib):
+    x = lib.tensor([2.0, 3.0], requires_grad=True)
+    w = lib.tensor(0.5, requires_grad=True)
+    return x, w, (w * (x * x) + x).sum()
+
+
+@requires_torch
+@pytest.mark.parametrize("build", [_build_exp, _build_mixed])
+def test_same_graph_order_and_gradients_as_pytorch(build):
+    import torch as real
 
     def walk(fn, out):
         out.append(fn.name().replace("torch::autograd::", ""))
@@ -265,8 +273,21 @@ def test_same_graph_and_gradients_as_pytorch():
     labels = [n.label for n in s.graph.nodes if n.kind in ("function", "accumulate")]
     unique_real = list(dict.fromkeys(walk(rz.grad_fn, [])))
     assert sorted(set(labels)) == sorted(set(unique_real))
+    order = []
+    seen = set()
+
+    def watch(fn):                    # record the order in which PyTorch runs the nodes
+        if fn is None or fn in seen:
+            return
+        seen.add(fn)
+        fn.register_hook(lambda grad_in, grad_out, name=fn.name(): order.append(name))
+        for nxt, _ in fn.next_functions:
+            watch(nxt)
+
+    watch(rz.grad_fn)
     s.run()
     rz.backward()
+    assert [st.name for st in s.steps[1:]] == order
     np.testing.assert_allclose(s.leaf_grads()["x"], rx.grad.numpy(), rtol=1e-5)
     np.testing.assert_allclose(s.leaf_grads()["w"], rw.grad.numpy(), rtol=1e-5)
 
