@@ -623,7 +623,8 @@ class Tensor:
             current._data += grad
             current._bump()
         else:
-            self._grad = wrap(current._data + grad)
+            total = current._data + grad
+            self._grad = wrap(np.asarray(total) if isinstance(total, np.generic) else total)
 
     def detach(self):
         """A new tensor sharing this one's memory and version counter, cut off from the graph.

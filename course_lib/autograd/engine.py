@@ -183,6 +183,7 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
     node, out = root, root.apply()
     prev_mode = grad_mode.enabled
     grad_mode._set(False)            # backward formulas record nothing
+    errors = np.seterr(all="ignore")  # and, as in PyTorch, warn of no inf or nan
     try:
         while True:
             if len(out) > 1:
@@ -230,6 +231,7 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                 node._release()
     finally:
         grad_mode._set(prev_mode)
+        np.seterr(**errors)
 
     if inputs is None:
         return None

@@ -26,6 +26,8 @@ Two kinds of operations create nodes:
 import itertools
 import weakref
 
+import numpy as np
+
 from . import grad_mode
 
 __all__ = ["Node", "Function", "FunctionCtx", "AccumulateGrad", "Op", "once_differentiable"]
@@ -108,7 +110,7 @@ class Node:
         from .._tensor import Tensor, wrap
         from .engine import validate
         arrays = [g._data if isinstance(g, Tensor) else g for g in grads]
-        with grad_mode.no_grad():
+        with grad_mode.no_grad(), np.errstate(all="ignore"):
             out = self.apply(*arrays)
         meta = self._input_meta
         result = []
@@ -190,7 +192,6 @@ class Node:
 
 def _as_python(value):
     """A saved value as a learner sees it: arrays as Tensors, NumPy scalars as Python numbers."""
-    import numpy as np
     if isinstance(value, np.generic):
         return value.item()
     if hasattr(value, "shape") and hasattr(value, "dtype"):
@@ -287,7 +288,8 @@ class Op:
     and options come as keyword arguments.  ``backward`` may return
     gradients in the broadcast shape: the engine sums them back to each
     input's shape (as PyTorch's engine does), and None for an input that
-    needs no gradient.  Every subclass with a ``node_name`` is listed in
+    needs no gradient.  It runs with NumPy's floating-point warnings off:
+    like PyTorch, backward gives inf or nan silently.  Every subclass with a ``node_name`` is listed in
     ``Op.registry``, which the gradient-check tests walk.
     """
 

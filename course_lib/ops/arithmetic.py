@@ -254,18 +254,16 @@ class PowTensor(Op):
         a, b, result = ctx.saved_tensors
         xp = _xp(grad)
         ga = gb = None
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            if ctx.needs_input_grad[0]:      # PyTorch: 0 where the exponent is 0 (even at a == 0)
-                ga = xp.where(b == 0, 0, grad * b * a ** (b - 1))
-            if ctx.needs_input_grad[1]:
-                gb = _exponent_grad(xp, grad, a, b, result)
+        if ctx.needs_input_grad[0]:      # PyTorch: 0 where the exponent is 0 (even at a == 0)
+            ga = xp.where(b == 0, 0, grad * b * a ** (b - 1))
+        if ctx.needs_input_grad[1]:
+            gb = _exponent_grad(xp, grad, a, b, result)
         return ga, gb
 
 
 def _exponent_grad(xp, grad, base, exponent, result):
     """d(base ** exponent)/d(exponent) = result * log(base); PyTorch takes 0 where base == 0 and exponent >= 0."""
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return xp.where((base == 0) & (exponent >= 0), 0, grad * result * xp.log(base))
+    return xp.where((base == 0) & (exponent >= 0), 0, grad * result * xp.log(base))
 
 
 class RPow(Op):

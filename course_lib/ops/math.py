@@ -66,8 +66,7 @@ class Log(Op):
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        with _quiet():
-            return (grad / a,)
+        return (grad / a,)
 
 
 class Log2(Op):
@@ -82,8 +81,7 @@ class Log2(Op):
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        with _quiet():
-            return (grad / (a * np.log(2.0)).astype(a.dtype),)
+        return (grad / (a * np.log(2.0)).astype(a.dtype),)
 
 
 class Log10(Op):
@@ -98,8 +96,7 @@ class Log10(Op):
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        with _quiet():
-            return (grad / (a * np.log(10.0)).astype(a.dtype),)
+        return (grad / (a * np.log(10.0)).astype(a.dtype),)
 
 
 class Log1p(Op):
@@ -114,8 +111,7 @@ class Log1p(Op):
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
-        with _quiet():
-            return (grad / (a + 1),)
+        return (grad / (a + 1),)
 
 
 class Expm1(Op):
@@ -147,8 +143,7 @@ class Sqrt(Op):
 
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
-        with _quiet():
-            return (grad / (2 * result),)
+        return (grad / (2 * result),)
 
 
 class Rsqrt(Op):

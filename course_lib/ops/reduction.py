@@ -311,8 +311,8 @@ class Std(Op):
         centered = a - a.mean(axis=axes, keepdims=True)
         if not ctx.keepdim and ctx.axes is not None:
             grad, result = _expand_dims_all(grad, axes), _expand_dims_all(result, axes)
-        with np.errstate(invalid="ignore", divide="ignore"):     # PyTorch: 0 where the std is 0
-            return (_xp(a).where(result == 0, 0, grad * centered / (ctx.dof * result)),)
+        # PyTorch: 0 where the std is 0
+        return (_xp(a).where(result == 0, 0, grad * centered / (ctx.dof * result)),)
 
 
 def _expand_dims_all(x, axes):
@@ -374,19 +374,18 @@ class VectorNorm(Op):
         if not ctx.keepdim:
             grad, result = _expand_dims_all(grad, ctx.axes), _expand_dims_all(result, ctx.axes)
         p = ctx.ord
-        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            if p == 0:
-                return (xp.zeros_like(a),)
-            if p == 1:
-                return (grad * xp.sign(a),)
-            if p in (float("inf"), -float("inf")):       # shared evenly by the tied extremes
-                mask = xp.abs(a) == result
-                return (grad * xp.sign(a) * mask / mask.sum(axis=ctx.axes, keepdims=True),)
-            if p == 2:
-                scaled = a / result
-            else:
-                scaled = a * xp.abs(a) ** (p - 2) / result ** (p - 1)
-            return (grad * xp.where(result == 0, 0, scaled),)    # PyTorch: 0 where the norm is 0
+        if p == 0:
+            return (xp.zeros_like(a),)
+        if p == 1:
+            return (grad * xp.sign(a),)
+        if p in (float("inf"), -float("inf")):       # shared evenly by the tied extremes
+            mask = xp.abs(a) == result
+            return (grad * xp.sign(a) * mask / mask.sum(axis=ctx.axes, keepdims=True),)
+        if p == 2:
+            scaled = a / result
+        else:
+            scaled = a * xp.abs(a) ** (p - 2) / result ** (p - 1)
+        return (grad * xp.where(result == 0, 0, scaled),)    # PyTorch: 0 where the norm is 0
 
 
 class CumSum(Op):
