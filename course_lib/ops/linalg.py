@@ -135,6 +135,7 @@ def mv(input, vec):
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_short(vec)}, "
                            f"{_short(input)}, and {_short(vec)}")
     _check_device(input, vec)
+    _check_not_bool(input, "addmv_impl_cpu")
     return D.record(Mv, (input, vec), (m, v))
 
 
@@ -156,6 +157,7 @@ def mm(input, mat2):
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(a)} != {_c_name(b)}")
     _check_device(input, mat2)
+    _check_not_bool(input, "addmm_impl_cpu_")
     return D.record(Mm, (input, mat2), (a, b))
 
 
@@ -181,6 +183,7 @@ def bmm(input, mat2):
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
     _check_device(input, mat2)
+    _check_not_bool(input, "bmm")
     return D.record(Bmm, (input, mat2), (a, b))
 
 

@@ -477,6 +477,14 @@ def clamp_max(input, max):
     return clamp(input, max=max)
 
 
+def _where_signatures():
+    from .._arguments import Signature
+    return tuple(Signature(t) for t in (
+        "(Tensor condition)", "(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)",
+        "(Tensor condition, Number self, Tensor other)", "(Tensor condition, Tensor input, Number other)",
+        "(Tensor condition, Number self, Number other)"))
+
+
 def where(condition, input=None, other=None):
     """Pick ``input`` where ``condition`` is True, else ``other`` (all three broadcast). Mirrors ``torch.where``.
 
@@ -487,8 +495,18 @@ def where(condition, input=None, other=None):
         RuntimeError: a condition that is not a bool tensor (PyTorch's message).
     """
     from .. import _dtype
+    from .._broadcast import broadcast_shape
     if input is None and other is None:
         return tuple(D.wrap(i) for i in _xp(condition._data).nonzero(condition._data))
+    args = (condition, input, other)
+    if not all(isinstance(v, Tensor) or D.is_number(v) and not isinstance(v, np.ndarray) for v in args[1:]) \
+            or input is None or other is None:
+        from .._arguments import invalid_arguments
+        raise invalid_arguments("where", _where_signatures(), tuple(a for a in args if a is not None))
+    shape = ()
+    for v in args:                       # broadcast in PyTorch's order: condition, input, other
+        if isinstance(v, Tensor):
+            shape = broadcast_shape(shape, v._data.shape)
     if condition._data.dtype.kind != "b":
         raise RuntimeError(f"where expected condition to be a boolean tensor, but got a tensor with dtype "
                            f"{condition.dtype._short_name}")
@@ -511,7 +529,7 @@ def where(condition, input=None, other=None):
                     raise D._device_error(condition, v)
             arrays.append(a)
         else:
-            arrays.append(D.make_scalar(v, dt.numpy_dtype))
+            arrays.append(dt.numpy_dtype.type(_dtype.checked_value(v, dt)))
     return D.record(Where, (input if isinstance(input, Tensor) else D.NUMBER,
                             other if isinstance(other, Tensor) else D.NUMBER),
                     (arrays[0], arrays[1]), {"condition": condition._data})

@@ -660,9 +660,10 @@ def broadcast_tensors(*tensors):
     Raises:
         RuntimeError: shapes that cannot broadcast.
     """
-    if len(tensors) == 1 and isinstance(tensors[0], (list, tuple)):
-        tensors = tensors[0]
     from .._broadcast import broadcast_shape
+    for i, t_ in enumerate(tensors):
+        if not isinstance(t_, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t_).__name__}")
     shape = ()
     for t_ in tensors:
         shape = broadcast_shape(shape, t_._data.shape)
