@@ -523,26 +523,35 @@ def judge_question(question, observed):
         return Verdict(question, "not_answered", False, reason)
     for i, (case, got) in enumerate(zip(cases, outcomes)):
         want = question.expect(case)
-        if "raises" in got and "raises" not in want:
-            problem = "不应该抛出异常"
-        else:
-            problem = question.judge(got, want, case)
+        try:
+            if "raises" in got and "raises" not in want:
+                problem = "不应该抛出异常"
+            else:
+                problem = question.judge(got, want, case)
+        except (TypeError, KeyError, AttributeError, IndexError, ValueError):
+            problem = "测试结果的格式不对（返回值的类型或结构出乎意料）"
         if problem is None:
             continue
         lines = [f"第 {i + 1} 个测试用例（共 {len(cases)} 个）没有通过。", f"输入：{case.label}"]
+        raised = isinstance(got, dict) and "raises" in got
         if question.reveal:
             lines.append(f"期望：{question.show(want)}")
-            lines.append(f"实际：{fmt(got) if 'raises' in got else question.show(got)}")
-            lines.append(f"问题：{problem}")
-        else:
-            if "raises" in got:
-                lines.append(f"实际：{fmt(got)}")
-            lines.append(f"问题：{problem}")
+            lines.append(f"实际：{fmt(got) if raised else _safe_show(question, got)}")
+        elif raised:
+            lines.append(f"实际：{fmt(got)}")
+        lines.append(f"问题：{problem}")
         hint = case.hint or question.hint
         if hint:
             lines.append(f"提示：{hint}")
         return Verdict(question, "failed", False, "\n".join(lines), case=i)
     return Verdict(question, "passed", True, "", detail={"n_cases": len(cases)})
+
+
+def _safe_show(question, value):
+    try:
+        return question.show(value)
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError):
+        return _short(repr(value), 200)
 
 
 def _unanswered(outcome):

@@ -20,7 +20,9 @@ know otter know them already:
   output) appears as code in the exercise: use it for the broken snippet a
   learner must fix, or for an answer template.
 
-Outputs and execution counts are cleared.  The questions found must be the
+Outputs, execution counts and metadata that depend on where the solutions
+were last executed are dropped, so re-executing the solutions does not change
+the exercises.  The questions found must be the
 ones ``course_lib/grading/chapters/ch<stem>.py`` tests, in the same order,
 and each question must contain its ``check("qN")`` cell.
 """
@@ -111,8 +113,11 @@ def make_exercise(nb, stem):
         MarkerError: for unpaired markers, or questions that do not match the chapter's tests.
     """
     ex = copy.deepcopy(nb)
-    ex.metadata.setdefault("course_lib", {})
-    ex.metadata["course_lib"] = {"chapter": stem, "generated_from": f"solutions/{stem}.ipynb"}
+    # only what does not depend on where the solutions were last executed (Python version, timings)
+    ex.metadata = {"kernelspec": nb.metadata.get("kernelspec", {"display_name": "Python 3 (ipykernel)",
+                                                               "language": "python", "name": "python3"}),
+                   "language_info": {"name": "python"},
+                   "course_lib": {"chapter": stem, "generated_from": f"solutions/{stem}.ipynb"}}
     cells, current, found, has_check = [], None, [], {}
     for index, cell in enumerate(ex.cells):
         text = cell.source.strip()
@@ -143,7 +148,7 @@ def make_exercise(nb, stem):
         for marker in ("BEGIN SOLUTION", "END SOLUTION", "BEGIN PROMPT", "END PROMPT"):
             if marker in cell.source:
                 raise MarkerError(f"cell {index}: stray '{marker}' marker")
-        cell.metadata.pop("course_lib", None)
+        cell.metadata = {k: v for k, v in cell.metadata.items() if k == "tags"}
         if current is not None:
             cell.metadata["course_lib"] = {"question": current}
         cells.append(cell)
