@@ -56,8 +56,10 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python -m benchmarks
 
+# make grade SUBMISSIONS=folder/of/notebooks [OUT=report]   (see course_lib/grading/README.md)
 grade: $(STAMP)
-	$(BIN)/python -m course_lib.grading grade $(SUBMISSIONS) --out $(OUT)
+	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder [OUT=report]"; exit 2; }
+	$(BIN)/python -m course_lib.grading grade $(SUBMISSIONS) --out $(or $(OUT),report)
 
 # end-to-end: JupyterLab + Notebook 7 in Debian's Chromium (apt-get install -y chromium), driven by Playwright;
 # screenshots of every widget land in artifacts/e2e/ (failures: artifacts/e2e/failures/)
