@@ -20,6 +20,22 @@ def _xp(a):
     return backend_of(a) if not isinstance(a, np.generic) else np
 
 
+_WIDER = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(np.float32): np.dtype(np.float64)}
+
+
+def _precise(fn, a):
+    """``fn(a)`` computed one precision wider, then rounded to ``a``'s dtype.
+
+    PyTorch's float32 ``exp``, ``log``, ``sin``, ... are accurate to about
+    one unit in the last place, so the correctly rounded value is almost
+    always theirs; NumPy's float32 versions are faster but less accurate
+    (``log10(100)`` is not exactly 2).  float16 is computed in float32, as
+    PyTorch does.
+    """
+    wide = _WIDER.get(a.dtype)
+    return fn(a) if wide is None else fn(a.astype(wide)).astype(a.dtype)
+
+
 def _quiet():
     """NumPy warns on log(0), sqrt(-1), ...; PyTorch silently gives inf/nan, and so do we."""
     return np.errstate(divide="ignore", invalid="ignore", over="ignore")
@@ -30,8 +46,10 @@ class Abs(Op):
     saved_names = ("self",)
 
     def forward(ctx, a):
+        if a.dtype.kind == "b":
+            raise NotImplementedError('"abs_cpu" not implemented for \'Bool\'')
         ctx.save_for_backward(a)
-        return _xp(a).abs(a) if a.dtype.kind != "b" else a.copy()
+        return _xp(a).abs(a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -45,7 +63,7 @@ class Exp(Op):
 
     def forward(ctx, a):
         with _quiet():
-            result = _xp(a).exp(a)
+            result = _precise(_xp(a).exp, a)
         ctx.save_for_backward(result)
         return result
 
@@ -62,7 +80,7 @@ class Log(Op):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with _quiet():
-            return _xp(a).log(a)
+            return _precise(_xp(a).log, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -77,7 +95,7 @@ class Log2(Op):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with _quiet():
-            return _xp(a).log2(a)
+            return _precise(_xp(a).log2, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -92,7 +110,7 @@ class Log10(Op):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with _quiet():
-            return _xp(a).log10(a)
+            return _precise(_xp(a).log10, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -107,7 +125,7 @@ class Log1p(Op):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with _quiet():
-            return _xp(a).log1p(a)
+            return _precise(_xp(a).log1p, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -121,7 +139,7 @@ class Expm1(Op):
 
     def forward(ctx, a):
         with _quiet():
-            result = _xp(a).expm1(a)
+            result = _precise(_xp(a).expm1, a)
         ctx.save_for_backward(result)
         return result
 
@@ -169,7 +187,7 @@ class Sin(Op):
 
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return _xp(a).sin(a)
+        return _precise(_xp(a).sin, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -183,7 +201,7 @@ class Cos(Op):
 
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return _xp(a).cos(a)
+        return _precise(_xp(a).cos, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -196,7 +214,7 @@ class Tan(Op):
     int_to_float = True
 
     def forward(ctx, a):
-        result = _xp(a).tan(a)
+        result = _precise(_xp(a).tan, a)
         ctx.save_for_backward(result)
         return result
 
@@ -211,7 +229,7 @@ class Tanh(Op):
     int_to_float = True
 
     def forward(ctx, a):
-        result = _xp(a).tanh(a)
+        result = _precise(_xp(a).tanh, a)
         ctx.save_for_backward(result)
         return result
 
@@ -242,7 +260,7 @@ class Relu(Op):
 
     def forward(ctx, a):
         if a.dtype.kind == "b":
-            raise RuntimeError('"clamp_min_scalar_cpu" not implemented for \'Bool\'')
+            raise RuntimeError("Boolean inputs not supported for relu")
         result = _xp(a).maximum(a, 0).astype(a.dtype, copy=False)
         ctx.save_for_backward(result)
         return result
