@@ -60,7 +60,8 @@ class Q3(Question):
             "先算出元素个数 round((end - start) / step) + 1，再用 torch.linspace。")
 
     def cases(self):
-        args = [(0, 1, 0.25), (0, 0.3, 0.1), (-1, 1, 0.5), (2, 2, 1), (0, 3, 1), (1, 0.4, -0.2), (0, 0.9, 0.3)]
+        args = [(0, 1, 0.25), (0, 0.3, 0.1), (-1, 1, 0.5), (2, 2, 1), (0, 3, 1), (1, 0.4, -0.2), (0, 0.9, 0.3),
+                (1, 1.3, 0.1)]
         return [Case(f"inclusive_range{a}", a) for a in args]
 
     def observe(self, ns, case):
