@@ -108,6 +108,8 @@ def _to_double(value, dt):
 
 
 def _to_integral(value, dt):
+    if isinstance(value, np.bool_):
+        value = bool(value)
     if isinstance(value, float):
         return _dtype.checked_value(value, dt, dt.name)
     value = operator.index(value)        # TypeError: "'list' object cannot be interpreted as an integer"
@@ -117,7 +119,7 @@ def _to_integral(value, dt):
 
 
 def _to_bool(value, dt):
-    return bool(value) if isinstance(value, float) else bool(operator.index(value))
+    return bool(value) if isinstance(value, (float, np.generic, Tensor)) else bool(operator.index(value))
 
 
 _ELEMENT = {"f": _to_double, "i": _to_integral, "b": _to_bool}
@@ -158,12 +160,12 @@ def _data_to_array(data, dtype):
         return np.array(data, dtype=dt.numpy_dtype, copy=True), dt
     if isinstance(data, (str, bytes)):
         raise TypeError(f"new(): invalid data type '{type_name(data)}'")
+    sizes = _compute_sizes(data)
     if isinstance(data, list) and data and isinstance(data[0], np.ndarray):
         warnings.warn("Creating a tensor from a list of numpy.ndarrays is extremely slow. Please consider converting "
                       "the list to a single numpy.ndarray with numpy.array() before converting to a tensor. "
                       "(Triggered internally at /__w/pytorch/pytorch/torch/csrc/utils/tensor_new.cpp:252.)",
                       UserWarning, stacklevel=3)
-    sizes = _compute_sizes(data)
     dt = dtype or _infer_dtype(data)
     values = []
     if math.prod(sizes):
@@ -368,7 +370,10 @@ def _fill_value(value, dt):
         return dt.numpy_dtype.type(_dtype.checked_value(value, dt))
 
 
-def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+_MISSING = object()        # an argument not given (None is a value some of PyTorch's errors name)
+
+
+def full(size=_MISSING, fill_value=_MISSING, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor of ``size`` filled with ``fill_value``; the dtype follows the value (5 -> int64,
     0.5 -> float32, True -> bool) unless ``dtype`` is given. Mirrors ``torch.full``.
 
@@ -379,7 +384,9 @@ def full(size, fill_value, *, out=None, dtype=None, layout=None, device=None, re
     """
     dt = _keywords("full", dtype, requires_grad)
     if not isinstance(size, (tuple, list)) or not (isinstance(fill_value, Tensor) or _is_number(fill_value)):
-        raise invalid_arguments("full", _FULL, (size, fill_value))
+        args = tuple(a for a in (size, fill_value) if a is not _MISSING)
+        kwargs = {} if size is not _MISSING or fill_value is _MISSING else {"fill_value": fill_value}
+        raise invalid_arguments("full", _FULL, args[:len(args) - len(kwargs)], kwargs)
     shape = parse_size((size,), "full", _FULL)
     dt = dt or _infer_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     xp = module_for(resolve(device))
@@ -445,19 +452,19 @@ _EYE = (Signature(f"(int n, *, Tensor out = None, {_OPTIONS})"),
         Signature(f"(int n, int m, *, Tensor out = None, {_OPTIONS})"))
 
 
-def eye(n, m=None, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def eye(n, m=_MISSING, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """The ``n x m`` identity matrix (``m = n`` by default). Mirrors ``torch.eye``.
 
     Raises:
         RuntimeError: a negative size. TypeError: sizes that are not ints.
     """
     dt = _keywords("eye", dtype, requires_grad) or _dtype.get_default_dtype()
-    args = (n,) if m is None else (n, m)
+    args = (n,) if m is _MISSING else (n, m)
     if not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
         raise invalid_arguments("eye", _EYE, args)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
-    if m is None:
+    if m is _MISSING:
         m = n
     if m < 0:
         raise RuntimeError(f"m must be greater or equal to 0, got {m}")

@@ -20,9 +20,11 @@ __all__ = [
     "bfloat16", "complex32", "chalf", "complex64", "cfloat", "complex128", "cdouble", "uint16", "uint32", "uint64",
 ]
 
-_FLOAT32_MAX = float(np.finfo(np.float32).max)
+
 
 _builtin_bool, _builtin_int, _builtin_float = bool, int, float
+_FLOAT32_MAX = _builtin_float(np.finfo(np.float32).max)
+_INF = _builtin_float("inf")
 
 
 class dtype:
@@ -301,7 +303,7 @@ def checked_value(value, dt, type_name=None):
     if kind == "b" or dt is float16 or dt is float64:
         return value
     if kind == "f":                          # float32
-        if abs(value) > _FLOAT32_MAX and abs(value) != float("inf"):
+        if _FLOAT32_MAX < abs(value) < _INF:
             raise RuntimeError(f"value cannot be converted to type {type_name or dt._cpp_name} without overflow")
         return value
     info = np.iinfo(dt.numpy_dtype)

@@ -1,0 +1,96 @@
+"""Differential testing against real PyTorch: run one snippet with each engine bound to ``torch``.
+
+A snippet is Python source that uses the names ``torch`` and ``np`` and
+prints what it wants compared.  ``outcome(code, engine)`` runs it and returns
+what it printed, the exception it raised (type name and message) and the
+warnings it emitted, the same three things the conformance runner compares
+(plus the warnings).  ``assert_same(code)`` runs the snippet with course_lib
+and with PyTorch and fails with both outcomes side by side when they differ.
+
+Global state (print options, default dtype, grad mode) is reset before each
+run, so a snippet may change it freely.
+"""
+
+import contextlib
+import io
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import course_lib
+
+torch = pytest.importorskip("torch")
+
+_CLASS_PATH = re.compile(r"<class '[A-Za-z_][\w.]*\.Tensor'>")
+_PERMUTE_PREFIX = re.compile(r"^permute\(sparse_coo\): ")
+
+
+def _normalize(text):
+    """The conformance runner's normalisations: the tensor class path and torch's sparse-dispatch prefix."""
+    return _PERMUTE_PREFIX.sub("permute(): ", _CLASS_PATH.sub("<class 'torch.Tensor'>", text))
+
+
+def _reset(engine):
+    engine.set_printoptions(profile="default")
+    engine.set_default_dtype(engine.float32)
+    engine.set_grad_enabled(True)
+
+
+def _as_statements(code):
+    """A lone expression is printed; anything else runs as it is."""
+    try:
+        compile(code, "<snippet>", "eval")
+    except SyntaxError:
+        return code
+    return f"print({code})"
+
+
+def outcome(code, engine):
+    """``(stdout, exception, warnings)`` of running ``code`` with ``engine`` bound to the name ``torch``.
+
+    A snippet that is a single expression is printed.
+
+    ``exception`` is ``None`` or ``(type name, message)``; ``warnings`` is a
+    list of ``(category name, first line of the message)``.
+    """
+    _reset(engine)
+    out = io.StringIO()
+    exc = None
+    with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
+        warnings.simplefilter("always")
+        try:
+            exec(_as_statements(code), {"torch": engine, "np": np, "__name__": "snippet"})
+        except Exception as e:  # noqa: BLE001 - the exception is the result
+            exc = (type(e).__name__, _normalize(str(e)))
+    _reset(engine)
+    caught = [(w.category.__name__, str(w.message).splitlines()[0] if str(w.message) else "") for w in caught]
+    return _normalize(out.getvalue()), exc, caught
+
+
+def assert_same(code, check_warnings=True):
+    """Fail unless course_lib and PyTorch print the same, raise the same and warn the same for ``code``."""
+    expected = outcome(code, torch)
+    actual = outcome(code, course_lib)
+    if not check_warnings:
+        expected, actual = expected[:2], actual[:2]
+    assert actual == expected, (f"\n--- snippet ---\n{code}\n--- torch ---\n{_show(expected)}\n"
+                                f"--- course_lib ---\n{_show(actual)}")
+
+
+def _show(result):
+    stdout, exc, *rest = result
+    lines = [stdout.rstrip("\n"), f"exception: {exc}"]
+    if rest:
+        lines.append(f"warnings: {rest[0]}")
+    return "\n".join(lines)
+
+
+def cases(text):
+    """The snippets of a corpus: one per line (blank lines and ``#`` comments skipped).
+
+    A line may hold several statements separated by ``;``; a line that is a
+    single expression is printed.
+    """
+    return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]
