@@ -42,8 +42,7 @@ __all__ = ["grade_submission", "Settings", "serve", "main"]
 
 KERNEL_NAME = "course-lib-grader"
 MAX_ATTEMPTS = 4              # kernel starts per submission (the first run plus restarts)
-CELL_OUTPUT_CAP = 20_000      # characters of output kept per cell (the rest is dropped)
-TOTAL_OUTPUT_CAP = 500_000    # characters kept for the whole notebook
+LOUD_CELL = 1_000_000         # characters of output after which a cell is mentioned in the report
 
 
 class Settings:
@@ -126,25 +125,23 @@ def _kernelspec_dir(settings, root):
 def _client_class():
     from nbclient import NotebookClient
 
-    class CappedClient(NotebookClient):
-        """NotebookClient that keeps at most CELL_OUTPUT_CAP characters of output per cell."""
+    class QuietClient(NotebookClient):
+        """NotebookClient that keeps only errors and the grader's own payloads.
 
-        total_kept = 0
+        The learner's printed text and pictures are counted, not stored: grading
+        needs none of them, and a cell that prints gigabytes cannot fill the
+        grader's memory.
+        """
 
         def output(self, outs, msg, display_id, cell_index):
             content = msg.get("content", {})
-            is_grader = MIME in content.get("data", {})
+            if msg.get("msg_type") == "error" or MIME in content.get("data", {}):
+                return super().output(outs, msg, display_id, cell_index)
             size = len(str(content.get("text", ""))) + sum(len(str(v)) for v in content.get("data", {}).values())
-            kept = sum(len(str(o.get("text", ""))) + sum(len(str(v)) for v in o.get("data", {}).values())
-                       for o in outs)
-            if not is_grader and (kept + size > CELL_OUTPUT_CAP or self.total_kept + size > TOTAL_OUTPUT_CAP):
-                self.truncated_cells.add(cell_index)
-                return None
-            if not is_grader:
-                self.total_kept += size
-            return super().output(outs, msg, display_id, cell_index)
+            self.output_sizes[cell_index] = self.output_sizes.get(cell_index, 0) + size
+            return None
 
-    return CappedClient
+    return QuietClient
 
 
 class _Watchdog(threading.Thread):
@@ -255,8 +252,8 @@ def run_notebook(nb, stem, settings, workdir):
                         iopub_timeout=5, resources={"metadata": {"path": str(workdir)}},
                         timeout_func=lambda cell: cell.metadata.get("grader", {}).get("timeout",
                                                                                      settings.cell_timeout))
-        client.truncated_cells = set()
-        records = {"cells": {}, "payloads": {}, "origin": origin, "truncated": set()}
+        client.output_sizes = {}
+        records = {"cells": {}, "payloads": {}, "origin": origin, "loud": {}}
         position = 0
         watchdog = None
         try:
@@ -293,7 +290,8 @@ def run_notebook(nb, stem, settings, workdir):
                         records["payloads"][key] = _read_payload(cell, nonce,
                                                                  "preamble" if key == "preamble" else "fingerprint")
                         records["cells"][("grader", key)] = cell
-            records["truncated"] = {origin[i][1] for i in client.truncated_cells if origin[i][0] == "learner"}
+            records["loud"] = {origin[i][1]: n for i, n in client.output_sizes.items()
+                               if origin[i][0] == "learner" and n > LOUD_CELL}
             break
         except _Restart:
             notes.append("restart")
@@ -403,9 +401,8 @@ def judge_records(nb, stem, records, settings):
         notes.append(f"内核重启了 {restarts} 次（跳过了超时或让内核退出的单元格后重新运行）")
     if "gave_up" in records["notes"]:
         notes.append("重启次数过多，没有运行完")
-    if records["truncated"]:
-        cells = ", ".join(str(i + 1) for i in sorted(records["truncated"]))
-        notes.append(f"输出太多，已截断（第 {cells} 个单元格）")
+    for i, size in sorted(records["loud"].items()):
+        notes.append(f"第 {i + 1} 个单元格输出了约 {size / 1e6:.1f} 百万个字符（批改时不保存输出，不影响判分）")
     for c in cell_reports:
         if c["question"] is None:
             notes.append(c["error"] if c["status"] != "error" else f"第 {c['cell']} 个单元格出错：{c['error']}")
@@ -428,7 +425,7 @@ def grade_submission(path, settings=None, name=None):
         from .core import Verdict
         report["status"] = "unreadable" if problem else "unknown_chapter"
         reason = problem or ("无法判断这是哪一章的练习：笔记本里没有 course_lib 元数据，文件名里也没有章节名"
-                             f"（{', '.join(chapters.STEMS)}）")
+                             f"（{', '.join(chapters.STEMS)}）；批改时可以用 --chapter 指定")
         report["notes"].append(reason)
         if stem is not None:
             report["questions"] = [Verdict(q(), report["status"], False, reason).as_dict() for q in qs]
