@@ -118,7 +118,8 @@ class _Buffers:
             grad += old
             buf[nr] = grad
         else:
-            buf[nr] = old + grad
+            total = old + grad
+            buf[nr] = np.asarray(total) if isinstance(total, _generic) else total   # 0-d + 0-d is a NumPy scalar
 
     def owned(self, a, other):
         return (id(a) not in self.shared and a.base is None and writeable(a)

@@ -397,21 +397,20 @@ class BackwardCFunction(FunctionCtx, Node):
             result = self._forward_cls.backward(self, *tensors)
         if not isinstance(result, tuple):
             result = (result,)
-        n_inputs = len(self.next_functions)
+        n_inputs = len(self._tensor_inputs)
         if len(result) < n_inputs or any(g is not None for g in result[n_inputs:]):
             raise RuntimeError(f"function {self.name()} returned an incorrect number of gradients (expected "
                                f"{n_inputs}, got {len(result)})")
-        out = []
+        out = []            # one per Tensor input: the node's edges skip the other arguments
         for i, (g, is_tensor) in enumerate(zip(result, self._tensor_inputs)):
-            if g is None:
-                out.append(None)
-            elif not isinstance(g, Tensor):
+            if g is not None and not isinstance(g, Tensor):
                 raise RuntimeError(f"expected Variable or None (got {type(g).__name__})")
-            elif not is_tensor:
-                raise RuntimeError(f"function {self.name()} returned a gradient different than None at position "
-                                   f"{i + 1}, but the corresponding forward input was not a Variable")
+            if not is_tensor:
+                if g is not None:
+                    raise RuntimeError(f"function {self.name()} returned a gradient different than None at "
+                                       f"position {i + 1}, but the corresponding forward input was not a Variable")
             else:
-                out.append(g._data if self.needs_input_grad[i] else None)
+                out.append(g._data if g is not None and self.needs_input_grad[i] else None)
         return tuple(out)
 
 
@@ -492,8 +491,9 @@ def _connect(ctx, args, result):
     from ..ops._dispatch import check_inplace, edge_of, input_meta, make_view, mark_output, rebase_history
     single = not isinstance(result, tuple)
     outputs = (result,) if single else result
-    ctx.next_functions = tuple(edge_of(a) if isinstance(a, Tensor) else (None, 0) for a in args)
-    ctx._input_meta = tuple(input_meta(a) if n else None for a, n in zip(args, ctx.needs_input_grad))
+    ctx.next_functions = tuple(edge_of(a) for a in args if isinstance(a, Tensor))
+    ctx._input_meta = tuple(input_meta(a) if n else None
+                            for a, n in zip(args, ctx.needs_input_grad) if isinstance(a, Tensor))
     ctx._output_meta = tuple((o._data.shape, o.dtype, o.device) if isinstance(o, Tensor) else None
                              for o in outputs)
     ctx._n_outputs = len(outputs)
