@@ -38,6 +38,10 @@ _WIDGET_DOM_JS = """(errorTexts) => [...document.querySelectorAll('.jp-Notebook 
 })"""
 
 
+# what an error output looks like on the page (the stderr of a warning does not match)
+_TRACEBACK = re.compile(r"Traceback \(most recent call last\)|^\w*(Error|Exception)\b[^\n]*:", re.M)
+
+
 def _exactly(text):
     return re.compile(f"^{re.escape(text)}$")
 
@@ -201,7 +205,10 @@ class NotebookUI:
             raise AssertionError(f"{self.path}: cell {index} holds {got!r} after typing {text!r}")
 
     def run_cell(self, index, timeout=60_000):
-        """Select cell ``index`` and press Shift+Enter (Run Selected Cell); wait until it has run."""
+        """Select cell ``index`` and press Shift+Enter (Run Selected Cell); wait until it has run.
+
+        Raises AssertionError when the cell shows a traceback.
+        """
         self.cell(index).locator(".jp-InputArea-prompt").click()
         before = self.cell(index).locator(".jp-InputArea-prompt").inner_text()
         self.page.keyboard.press("Shift+Enter")
@@ -211,6 +218,9 @@ class NotebookUI:
             " return p !== before.trim() && /\\d/.test(p) && !p.includes('*'); }",
             arg=[index, before], timeout=timeout)
         self.wait_idle(timeout)
+        text = self.output_text(index)
+        if _TRACEBACK.search(text):
+            raise AssertionError(f"{self.path}: cell {index} raised:\n{text}")
 
     def output_text(self, index):
         """The visible text of cell ``index``'s outputs."""
