@@ -386,6 +386,8 @@ def judge_records(nb, stem, records, settings):
                 cell = records["cells"].get(("question", q.name))
                 err = _cell_error(cell) if cell is not None else None
                 reason = "没有收到这道题的测试结果" + (f"（{err}）" if err else "") + "。"
+                if "gave_up" in records["notes"]:
+                    reason += "笔记本里超时或让内核退出的单元格太多，内核重启几次后批改停止了。"
                 v = Verdict(q, "error", False, reason)
             else:
                 try:
