@@ -217,3 +217,23 @@ def test_the_command_line_rejects_bad_arguments(tmp_path):
     chapter = subprocess.run(run + [str(tmp_path), "--out", str(tmp_path / "o"), "--chapter", "99"],
                              capture_output=True, text=True)
     assert chapter.returncode == 2 and "unknown chapter" in chapter.stderr
+
+
+def test_an_overrunning_submission_is_killed_with_its_kernel_and_the_batch_goes_on(tmp_path):
+    import nbformat
+    import psutil
+
+    from course_lib.grading.grader import grade_folder
+    pid_file = tmp_path / "kernel.pid"
+    slow = fixtures.filled_exercise()
+    fixtures._prepend(fixtures.answer_cell(slow, "q1"),
+                      f"import os, time\nopen({str(pid_file)!r}, 'w').write(str(os.getpid()))\ntime.sleep(120)\n")
+    folder = tmp_path / "in"
+    folder.mkdir()
+    nbformat.write(slow, folder / "a_slow.ipynb")
+    nbformat.write(fixtures.filled_exercise(), folder / "b_ok.ipynb")
+    reports = grade_folder(folder, jobs=1, cell_timeout=300, submission_timeout=12)
+    assert reports[0]["status"] == "timeout" and "12 秒" in reports[0]["notes"][0]
+    assert reports[1]["status"] == "graded" and reports[1]["score"] == reports[1]["max_score"]
+    pid = int(pid_file.read_text())
+    assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
