@@ -79,6 +79,21 @@ for make in (lambda y: y.add_(1), lambda y: y.mul_(u), lambda y: y.sub_(u, alpha
     print(type(y.grad_fn).__name__, y.grad_fn.name(), edges(y.grad_fn), w.grad, u.grad)
     w.grad = u.grad = None
 """,
+    "alpha_in_place": """
+x = torch.zeros(2)
+y = torch.ones(2)
+x.add_(y, alpha=-0.5)
+print(x)
+x.sub_(y, alpha=2)
+x.add_(3, alpha=2)
+print(x)
+w = torch.ones(2, requires_grad=True)
+z = w.clone()
+z.add_(w, alpha=3)
+z.sub_(w * 2, alpha=0.5)
+z.sum().backward()
+print(z, w.grad)
+""",
     "non_leaf_exp_twice": """
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 y = w * 1

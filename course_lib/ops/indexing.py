@@ -507,7 +507,9 @@ def _copy_to(dst, src):
     elif src._data.ndim == 0 and src._data.__class__ is np.ndarray:
         op = FillTensor
     else:
-        src = V.expand(V.view(src, _without_leading_ones(src._data.shape)), x.shape)
+        src = V.view(src, _without_leading_ones(src._data.shape))
+        if src._data.shape != x.shape:        # PyTorch's expand_inplace records no expand when the sizes match
+            src = V.expand(src, x.shape)
         op = Copy
     rec = D.recording(dst, src)
     D.check_inplace(dst, rec)
