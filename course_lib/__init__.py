@@ -110,7 +110,15 @@ from ._random import (
 )
 from ._size import Size
 from ._tensor import Tensor
-from .autograd import enable_grad, inference_mode, is_grad_enabled, no_grad, set_grad_enabled
+from .autograd import (
+    enable_grad,
+    inference_mode,
+    is_anomaly_check_nan_enabled,
+    is_anomaly_enabled,
+    is_grad_enabled,
+    no_grad,
+    set_grad_enabled,
+)
 from .ops.arithmetic import (
     add,
     allclose,

@@ -261,7 +261,7 @@ def _format_invalid(name, signatures, args, kwargs):
     return "\n".join(lines) + "\n"
 
 
-def int_list(name, pname, args):
+def int_list(name, pname, args, position=1):
     """Sizes given as ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(torch.Size(...))``, as a tuple of ints.
 
     Mirrors how PyTorch unpacks a ``tuple of ints`` parameter: the first
@@ -274,10 +274,11 @@ def int_list(name, pname, args):
     """
     seq = args[0] if len(args) == 1 and isinstance(args[0], (tuple, list)) else args
     if len(args) == 1 and not isinstance(args[0], (tuple, list)) and not _is_index(args[0]):
-        raise TypeError(f"{name}(): argument '{pname}' (position 1) must be tuple of ints, not {type_name(args[0])}")
+        raise TypeError(f"{name}(): argument '{pname}' (position {position}) must be tuple of ints, not "
+                        f"{type_name(args[0])}")
     if seq and not _is_index(seq[0]):
-        raise TypeError(f"{name}(): argument '{pname}' (position 1) must be tuple of ints, but found element of "
-                        f"type {type_name(seq[0])} at pos 0")
+        raise TypeError(f"{name}(): argument '{pname}' (position {position}) must be tuple of ints, but found "
+                        f"element of type {type_name(seq[0])} at pos 0")
     out = []
     for i, s in enumerate(seq):
         if isinstance(s, bool) or _is_index(s):

@@ -301,7 +301,7 @@ def _keywords(name, dtype, requires_grad):
     return _dtype.as_dtype(dtype, name)
 
 
-def parse_size(size, name, signatures=_SIZE_SIGNATURES):
+def parse_size(size, name, signatures=_SIZE_SIGNATURES, position=1):
     """Sizes given as ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(torch.Size(...))``, checked like PyTorch.
 
     Raises:
@@ -310,7 +310,7 @@ def parse_size(size, name, signatures=_SIZE_SIGNATURES):
     """
     if not size or len(size) > 1 and isinstance(size[0], (tuple, list)):
         raise invalid_arguments(name, signatures, size)
-    shape = int_list(name, "size", size)
+    shape = int_list(name, "size", size, position)
     for s in shape:
         if s < 0:
             if name == "zeros":

@@ -178,8 +178,14 @@ default_generator = Generator()
 def manual_seed(seed):
     """Seed the default generator so that the random functions repeat their results. Mirrors ``torch.manual_seed``.
 
-    Returns the generator.
+    Returns the generator.  ``seed`` is read with ``int()`` first (2.5 is 2), as in PyTorch.
+
+    Raises:
+        ValueError: a seed ``int()`` cannot read, or one outside [-2**63, 2**64).
     """
+    seed = int(seed)
+    if not -2 ** 63 <= seed < 2 ** 64:
+        raise ValueError("Overflow when unpacking long long")
     return default_generator.manual_seed(seed)
 
 
@@ -287,7 +293,7 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
         kwargs = {"size": size} if size is not None else {}
         raise invalid_arguments("randint", _RANDINT, args, kwargs)
     low, high = (0, int(ints[0])) if len(ints) == 1 else (int(ints[0]), int(ints[1]))
-    shape = parse_size((given[-1],), "randint", _RANDINT)
+    shape = parse_size((given[-1],), "randint", _RANDINT, position=len(given))
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     values = _rng(generator).randint(int(np.prod(shape)), low, high).astype(dt.numpy_dtype)
@@ -299,11 +305,11 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     """A random permutation of ``0 .. n-1`` (int64). Mirrors ``torch.randperm``.
 
     Raises:
-        RuntimeError: a negative ``n``.
+        RuntimeError: a negative ``n`` (PyTorch's message).
     """
     dt = _keywords("randperm", dtype, requires_grad) or _dtype.int64
     if n < 0:
-        raise RuntimeError(f"n must be non-negative, got{n}")
+        raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     values = _rng(generator).randperm(int(n)).astype(dt.numpy_dtype)
     return _draw(values, (int(n),), device, requires_grad)
 
