@@ -193,6 +193,47 @@ h = w * 2
 h.register_hook(lambda g: 5)
 h.sum().backward()
 """,
+    # anomaly mode: what the in-place error's hint suggests
+    "anomaly_mode_names_the_failing_node": """
+with torch.autograd.detect_anomaly():
+    print(torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled())
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = w * 2
+    z = y * y
+    y.add_(1)
+    try:
+        z.sum().backward()
+    except RuntimeError as e:
+        print(e)
+    a = torch.tensor([0.0, 1.0], requires_grad=True)
+    (a * 3).sum().backward()
+    print(a.grad)
+    (a.sqrt() * 0).sum().backward()
+""",
+    "set_detect_anomaly": """
+torch.autograd.set_detect_anomaly(True)
+print(torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled())
+torch.autograd.set_detect_anomaly(False)
+with torch.autograd.set_detect_anomaly(True, check_nan=False):
+    print(torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled())
+    a = torch.tensor([0.0], requires_grad=True)
+    (a.sqrt() * 0).sum().backward()
+    print(a.grad)
+print(torch.is_anomaly_enabled(), torch.is_anomaly_check_nan_enabled())
+""",
+    # the pre-0.4 Variable
+    "variable": """
+Variable = torch.autograd.Variable
+x = torch.ones(2)
+v = Variable(x, requires_grad=True)
+print(v is x, v.requires_grad, x.requires_grad, v.data_ptr() == x.data_ptr(), isinstance(x, Variable), v.is_leaf)
+print(Variable(x), Variable(torch.ones(2, requires_grad=True) * 2).requires_grad)
+for data in (torch.tensor([1, 2]), [1.0]):
+    try:
+        Variable(data, requires_grad=True)
+    except Exception as e:
+        print(type(e).__name__, e)
+""",
     # grad mode, detach, numpy
     "set_grad_enabled_not_bool": "torch.set_grad_enabled(1)",
     "detach_in_place_a_view": "w = torch.tensor([1.0, 2.0], requires_grad=True); (w * 2)[0:1].detach_()",

@@ -32,7 +32,7 @@ import numpy as np
 
 from .._broadcast import sum_to
 from .._device import writeable
-from . import grad_mode
+from . import anomaly_mode, grad_mode
 from .function import AccumulateGrad, BackwardCFunction, Node
 
 __all__ = ["run_backward", "validate"]
@@ -179,6 +179,7 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
 
     deps = _count_dependencies(root)
     buffers = _Buffers(shared)
+    anomaly = anomaly_mode.enabled
     ready = []
     tie = 0
     node, out = root, root.apply()
@@ -225,7 +226,8 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                     node.variable._accumulate_grad(g, shared=id(g) in shared)
                 out = ()
             else:
-                out = _run_node(node, grads, shared)
+                out = _run_node(node, grads, shared) if not anomaly else _run_node_with_anomaly_checks(node, grads,
+                                                                                                        shared)
             if trace is not None:
                 trace(node, grads, out)
             if not retain_graph:
@@ -267,6 +269,21 @@ def _run_node(node, grads, shared):
         shared.update(id(g) for g in out if g is not None)     # arrays of the learner's tensors
     if node._hooks:
         out = _call_post_hooks(node, out, grads, shared)
+    return out
+
+
+def _run_node_with_anomaly_checks(node, grads, shared):
+    """``_run_node`` in anomaly mode: NaN results raise, and any error first names the node (see anomaly_mode)."""
+    try:
+        out = _run_node(node, grads, shared)
+        if anomaly_mode.check_nan:
+            from .._device import backend_of
+            for i, g in enumerate(out):
+                if g is not None and backend_of(np.asarray(g) if isinstance(g, _generic) else g).isnan(g).any():
+                    raise RuntimeError(f"Function '{node.name()}' returned nan values in its {i}th output.")
+    except Exception:
+        anomaly_mode.warn_error_in(node)
+        raise
     return out
 
 

@@ -28,7 +28,7 @@ import weakref
 
 import numpy as np
 
-from . import grad_mode
+from . import anomaly_mode, grad_mode
 
 __all__ = ["Node", "Function", "FunctionCtx", "AccumulateGrad", "Op", "once_differentiable"]
 
@@ -70,6 +70,8 @@ class Node:
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
+        if anomaly_mode.enabled:
+            self._forward_stack = anomaly_mode.forward_stack()
 
     # -- introspection, as in PyTorch --------------------------------------
     def name(self):
@@ -213,9 +215,11 @@ def _modified_message(check):
         where = f", which is output {nr} of {short_name(fn_name)},"
     return ("one of the variables needed for gradient computation has been modified by an inplace "
             f"operation: [{descr} [{', '.join(map(str, shape))}]]{where} is at version {counter[0]}; "
-            f"expected version {version} instead. Hint: enable anomaly detection to find the "
-            "operation that failed to compute its gradient, with "
-            "torch.autograd.set_detect_anomaly(True, check_nan=False).")
+            f"expected version {version} instead. Hint: " + (
+                "the backtrace further above shows the operation that failed to compute its gradient. The variable "
+                "in question was changed in there or anywhere later. Good luck!" if anomaly_mode.enabled else
+                "enable anomaly detection to find the operation that failed to compute its gradient, with "
+                "torch.autograd.set_detect_anomaly(True, check_nan=False)."))
 
 
 class RemovableHandle:
