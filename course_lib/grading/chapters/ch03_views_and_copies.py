@@ -91,10 +91,11 @@ class Q2(Question):
     needs = ("row_major_strides",)
     hint = "最后一维的步长是 1；往前每一维的步长 = 后一维的步长 × 后一维的长度。"
 
-    SHAPES = [(2, 3, 4), (5,), (), (3, 1, 2), (1, 1), (7, 2, 1, 3), (4, 6)]
+    SHAPES = [(2, 3, 4), (5,), (), (3, 1, 2), (1, 1), (7, 2, 1, 3), (4, 6), (2, 0, 3)]
 
     def cases(self):
-        return [Case(f"row_major_strides({s})", s) for s in self.SHAPES]
+        zero_hint = "长度为 0 的维度在计算步长时按 1 算，和 torch.empty(2, 0, 3).stride() 一样。"
+        return [Case(f"row_major_strides({s})", s, hint=zero_hint if 0 in s else None) for s in self.SHAPES]
 
     def observe(self, ns, case):
         return call(ns["row_major_strides"], tuple(case.data), convert=shape_of)
