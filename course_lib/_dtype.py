@@ -131,9 +131,7 @@ def from_numpy_dtype(np_dtype):
 
 
 def from_legacy_name(name):
-    """Map ``'torch.FloatTensor'`` (or ``'FloatTensor'``) to ``float32``; None if unknown."""
-    if not name.startswith("torch."):
-        name = "torch." + name
+    """Map ``'torch.FloatTensor'`` to ``float32``; None if unknown."""
     return _BY_LEGACY.get(name)
 
 

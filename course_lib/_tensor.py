@@ -358,27 +358,31 @@ class Tensor:
         return self._data
 
     def type(self, dtype=None, non_blocking=False, **kwargs):
-        """Without argument: the legacy type name (``'torch.FloatTensor'``); with a dtype or name: convert.
+        """Without argument: the legacy type name (``'torch.FloatTensor'``); with a dtype, a legacy type
+        (``torch.IntTensor``) or its name (``'torch.IntTensor'``, ``'torch.cuda.FloatTensor'``): convert.
+        Mirrors ``Tensor.type``.
 
         Raises:
-            ValueError: an unknown type name.
+            ValueError: an unknown type ("invalid type: 'IntTensor'").
         """
         if dtype is None:
             name = self.dtype._tensor_type
             if self._data.__class__ is not np.ndarray:
                 name = name.replace("torch.", "torch.cuda.")
             return name
+        if isinstance(dtype, _dtype.dtype):
+            return self.to(dtype)
         if isinstance(dtype, str):
-            target = _dtype.from_legacy_name(dtype.replace("torch.cuda.", "torch."))
+            cuda = dtype.startswith("torch.cuda.")
+            target = _dtype.from_legacy_name(dtype.replace("torch.cuda.", "torch.")) \
+                if dtype.startswith("torch.") else None
             if target is None:
                 raise ValueError(f"invalid type: '{dtype}'")
-            dtype = target
-        elif not isinstance(dtype, _dtype.dtype):
-            target = getattr(dtype, "_dtype_of_type", None)
-            if target is None:
-                raise ValueError(f"invalid type: '{dtype}'")
-            dtype = target
-        return self.to(dtype)
+            return self.to("cuda" if cuda else "cpu", target)
+        target = getattr(dtype, "_dtype_of_type", None)
+        if target is None:
+            raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
+        return self.to("cpu", target)
 
     def to(self, *args, **kwargs):
         """Convert dtype and/or device: ``to(torch.float64)``, ``to('cuda')``, ``to('cpu', torch.int32)``,

@@ -41,27 +41,55 @@ def _convert(a, np_dtype, dev):
         return a.astype(np_dtype)      # always a new array (also for to(..., copy=True))
 
 
+_TO = None
+
+
+def _signatures():
+    global _TO
+    if _TO is None:
+        from .._arguments import Signature
+        rest = "bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None"
+        _TO = (Signature(f"(torch.device device = None, torch.dtype dtype = None, {rest})"),
+               Signature(f"(torch.dtype dtype, {rest})"), Signature(f"(Tensor tensor, {rest})"))
+    return _TO
+
+
+def _is_dtype(a):
+    return isinstance(a, _dtype.dtype) or a in (float, int, bool)
+
+
+def _is_device(a):
+    return isinstance(a, (str, Device)) or isinstance(a, int) and not isinstance(a, bool)
+
+
 def _parse(args, kwargs):
-    dtype = kwargs.pop("dtype", None)
-    dev = kwargs.pop("device", None)
-    copy = kwargs.pop("copy", False)
-    kwargs.pop("non_blocking", None)
-    kwargs.pop("memory_format", None)
-    if kwargs:
-        raise TypeError(f"to() received an invalid combination of arguments - got unexpected keyword "
-                        f"'{next(iter(kwargs))}'")
-    for a in args:
-        if isinstance(a, _dtype.dtype):
-            dtype = a
-        elif isinstance(a, (str, Device, int)) and not isinstance(a, bool):
-            dev = a
-        elif isinstance(a, Tensor):
-            dtype, dev = a.dtype, a.device
-        elif isinstance(a, bool):
-            pass        # non_blocking / copy given positionally
-        else:
-            raise TypeError(f"to() received an invalid combination of arguments - got ({type(a).__name__})")
-    return dtype, dev, copy
+    """``(dtype, device, copy)`` from ``to``'s arguments, matched against PyTorch's three signatures.
+
+    Raises:
+        TypeError: arguments that fit none of them (PyTorch's message).
+    """
+    names = ("non_blocking", "copy")
+    first = args[:1]
+    if first and _is_dtype(first[0]) and "dtype" not in kwargs and "device" not in kwargs:
+        dtype, dev, flags = first[0], None, args[1:]
+    elif first and isinstance(first[0], Tensor) and "dtype" not in kwargs and "device" not in kwargs:
+        dtype, dev, flags = first[0].dtype, first[0].device, args[1:]
+    else:
+        positional = args[:2]
+        dev = positional[0] if positional else kwargs.get("device")
+        dtype = positional[1] if len(positional) > 1 else kwargs.get("dtype")
+        flags = args[2:]
+        if not (dev is None or _is_device(dev)) or not (dtype is None or _is_dtype(dtype)):
+            dtype = _BAD
+    extra = set(kwargs) - {"dtype", "device", "memory_format", *names}
+    if dtype is _BAD or len(flags) > 2 or extra or not all(isinstance(f, bool) for f in flags):
+        from .._arguments import invalid_arguments
+        raise invalid_arguments("to", _signatures(), args, kwargs)
+    copy = kwargs.get("copy", flags[1] if len(flags) > 1 else False)
+    return _dtype.as_dtype(dtype, "to"), dev, copy
+
+
+_BAD = object()
 
 
 def to(self, *args, **kwargs):
