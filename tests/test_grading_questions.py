@@ -449,3 +449,20 @@ def test_custom_questions_can_be_written_in_a_few_lines():
     assert run_question(Double(), {"double": lambda n: n * 2}).passed
     v = run_question(Double(), {"double": lambda n: n + 1})
     assert v.case == 1 and "输入：double(2)" in v.reason and "期望：返回 4" in v.reason
+
+
+def test_an_observation_that_is_not_plain_data_fails_the_case_not_the_checker():
+    class Raw(Question):
+        name, title, needs, hint = "q1", "原样", ("f",), "返回数"
+
+        def cases(self):
+            return [Case("f(1)", 1), Case("f(2)", 2)]
+
+        def observe(self, ns, case):        # a careless test that forgets to convert the learner's value
+            return {"returns": ns["f"](case.data)}
+
+        def expect(self, case):
+            return {"returns": case.data}
+    v = run_question(Raw(), {"f": lambda n: object()})
+    assert v.status == "failed" and "无法转换成数据的对象" in v.reason
+    assert run_question(Raw(), {"f": lambda n: n}).passed
