@@ -179,8 +179,10 @@ def _grader_cell(kind, nonce, cell_timeout, **args):
     import nbformat
     source = pathlib.Path(__file__).with_name("_harvest.py").read_text(encoding="utf-8")
     payload = dict(args, kind=kind, nonce=nonce)
-    code = (f"exec(compile({source!r}, '<course_lib grader>', 'exec'), "
-            f"{{'__name__': '_course_lib_grader', '_user_ns': globals(), '_args': {payload!r}}})")
+    # builtins by their module, so that a notebook that defines its own `exec` or `compile` does not matter
+    b = "__import__('builtins')"
+    code = (f"{b}.exec({b}.compile({source!r}, '<course_lib grader>', 'exec'), "
+            f"{{'__name__': '_course_lib_grader', '_user_ns': {b}.globals(), '_args': {payload!r}}})")
     cell = nbformat.v4.new_code_cell(code)
     cell.metadata["grader"] = {"kind": kind, "timeout": cell_timeout}
     return cell
