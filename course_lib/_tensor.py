@@ -110,7 +110,15 @@ class Tensor:
         """
         if dim is None:
             return _new_size(Size, self._data.shape)
-        return self._data.shape[self._wrap_dim(dim)]
+        return self._data.shape[self._dim_of("size", dim)]
+
+    def _dim_of(self, name, dim):
+        """``dim`` of ``size(dim)`` / ``stride(dim)`` as an index, with PyTorch's errors."""
+        if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
+            raise TypeError(f"{name}(): argument 'dim' (position 1) must be int, not {type(dim).__name__}")
+        if self._data.ndim == 0:
+            raise IndexError(f"Dimension specified as {dim} but tensor has no dimensions")
+        return wrap_dim(dim, self._data.ndim)
 
     @property
     def dtype(self):
@@ -170,7 +178,7 @@ class Tensor:
             IndexError: ``d`` out of range, with PyTorch's message.
         """
         strides = element_strides(self._data)
-        return strides if dim is None else strides[self._wrap_dim(dim)]
+        return strides if dim is None else strides[self._dim_of("stride", dim)]
 
     def data_ptr(self):
         """Address of the first element in memory (an int); 0 for a tensor without elements.
@@ -298,6 +306,14 @@ class Tensor:
         return id(self)
 
     def __contains__(self, element):
+        """``value in t``: whether some element equals ``value`` (a number or a broadcastable tensor).
+
+        Raises:
+            RuntimeError: for anything else (PyTorch's message).
+        """
+        if not isinstance(element, (Tensor, int, float, bool, complex, np.number)):
+            raise RuntimeError(f"Tensor.__contains__ only supports Tensor or scalar, but you passed in a "
+                               f"{type(element)}.")
         return bool((self == element).any().item())
 
     def __array__(self, dtype=None, copy=None):
