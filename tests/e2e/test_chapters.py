@@ -14,7 +14,7 @@ import pytest
 
 from .conftest import ARTIFACTS, REPO, PageSession, slug
 from .notebook_ui import NotebookUI
-from .widget_checks import INTERACTIONS, WIDGET_CLASSES, screenshot_widget, widget_roots
+from .widget_checks import INTERACTIONS, WIDGET_CLASSES, screenshot_widget, upscaled_pictures, widget_roots
 
 CHAPTER_DIR = REPO / "notebooks"
 CHAPTERS = sorted(p.name for p in CHAPTER_DIR.glob("[0-9][0-9]_*.ipynb"))
@@ -104,3 +104,5 @@ def test_widget_responds(chapter, widget):
         INTERACTIONS[widget](root)
         suffix = "" if count == 1 else f"-{i + 1}"
         screenshot_widget(root, ARTIFACTS / f"{slug(chapter.name.removesuffix('.ipynb'))}-{widget}{suffix}.png")
+        # a picture stretched past its PNG's size is blurry (and a tall one pushes the controls off screen)
+        assert upscaled_pictures(root) == []

@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import expect
 
-__all__ = ["INTERACTIONS", "WIDGET_CLASSES", "screenshot_widget", "widget_roots"]
+__all__ = ["INTERACTIONS", "WIDGET_CLASSES", "screenshot_widget", "upscaled_pictures", "widget_roots"]
 
 # constructor used in the chapters -> CSS class on the widget's root box
 WIDGET_CLASSES = {
@@ -54,6 +54,15 @@ def _wait_text_changed(locator, before, what):
     text = locator.inner_text()
     assert text.strip(), f"{what}: the text is empty"
     return text
+
+
+def upscaled_pictures(root, factor=1.1):
+    """Pictures in ``root`` shown more than ``factor`` times their PNG's size: blurry, and taller than needed."""
+    sizes = root.locator("img").evaluate_all(
+        "imgs => imgs.filter(i => i.naturalWidth > 0 && i.getBoundingClientRect().width > 0)"
+        ".map(i => [i.className, i.naturalWidth, i.naturalHeight, Math.round(i.getBoundingClientRect().width),"
+        " Math.round(i.getBoundingClientRect().height)])")
+    return [f"{cls or 'img'}: PNG {w}x{h} shown as {sw}x{sh}" for cls, w, h, sw, sh in sizes if sw > factor * w]
 
 
 def screenshot_widget(root, path):
