@@ -107,7 +107,8 @@ def _run(lib, shapes, steps, seed):
                 values.append(fn(lib, args[0]))
         else:
             x, y = args
-            if np.broadcast_shapes(tuple(x.shape), tuple(y.shape)) == tuple(x.shape):
+            fits = np.broadcast_shapes(tuple(x.shape), tuple(y.shape)) == tuple(x.shape)
+            if fits and (name != "setitem" or x.dim() > 0):
                 values.append(IN_PLACE[name](lib, x, y))
     loss = sum((v * (k + 1)).sum() for k, v in enumerate(values[len(leaves):])) + sum(x.sum() for x in leaves)
     loss.backward()
