@@ -105,6 +105,8 @@ class simulate:
         self._saved = _device.cuda_backend_state()
         self.stats = _cuda_sim.stats
         _device.register_cuda_backend(_cuda_sim.module, _cuda_sim.ndarray)
+        for array_type, entry in self._saved[1].items():      # tensors already on a real GPU keep working
+            _device._ARRAY_TYPES.setdefault(array_type, entry)
 
     def stop(self):
         """Switch the simulation off: the CUDA backend that was there before comes back.
