@@ -23,8 +23,11 @@ can observe of CuPy from course_lib:
 
 Known differences from a real GPU: no asynchrony (every call finishes
 before it returns), the same floating-point results as NumPy, no device
-memory limit, and ``numpy.asarray(device_array)`` quietly returns a host
-view (CuPy raises; NumPy gives subclasses no way to refuse).
+memory limit, ``numpy.asarray(device_array)`` quietly returns a host view
+(CuPy raises; NumPy gives subclasses no way to refuse), integer index
+arrays out of range raise instead of wrapping around, and ``cupyx`` is not
+simulated (so ``torch.erf`` on the simulated device raises
+``ModuleNotFoundError``).
 """
 
 import numpy as np
