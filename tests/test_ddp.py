@@ -87,3 +87,14 @@ def test_shard_is_distributed_samplers_split():
 def test_uneven_batches_are_refused_before_starting(problem):
     with pytest.raises(ValueError, match="must split evenly over 3 processes"):
         parallel.run_ddp(problem, world_size=3)
+
+
+def test_course_lib_itself_never_imports_torch():
+    """Only the subprocess (``python -m course_lib.parallel.ddp_train``) imports PyTorch."""
+    import subprocess
+    import sys
+    code = ("import sys, course_lib, course_lib.nn, course_lib.optim, course_lib.parallel; "
+            "course_lib.parallel.make_problem(); print('torch' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "False"
