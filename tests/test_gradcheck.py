@@ -303,3 +303,22 @@ def test_jacobians_have_pytorchs_layout():
     (num,), (ana,) = numerical_jacobian(f, (x,))[0], analytical_jacobian(f, (x,))[0]
     np.testing.assert_allclose(num, [[1.0], [10.0], [100.0]], rtol=1e-6)     # (input.numel(), output.numel())
     np.testing.assert_array_equal(ana, [[1.0], [10.0], [100.0]])
+
+
+@pytest.mark.parametrize("name", CHECKED)
+def test_second_backward_raises_exactly_when_pytorchs_does(name):
+    """A graph whose nodes saved nothing can be walked twice; one that saved tensors cannot (PyTorch's rule)."""
+    torch = pytest.importorskip("torch")
+    if _registered(name) is None:
+        pytest.skip(f"{name} is not in this build's Op.registry")
+    fn, arrays = CASES[name]
+    outcomes = []
+    for lib in (course_lib, torch):
+        loss = fn(lib, *_inputs(lib, arrays)).sum()
+        loss.backward()
+        try:
+            loss.backward()
+            outcomes.append("ran twice")
+        except RuntimeError as e:
+            outcomes.append(str(e))
+    assert outcomes[0] == outcomes[1]

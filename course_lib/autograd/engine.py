@@ -185,7 +185,8 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
     node, out = root, root.apply()
     prev_mode = grad_mode.enabled
     grad_mode._set(False)            # backward formulas record nothing
-    errors = np.seterr(all="ignore")  # and, as in PyTorch, warn of no inf or nan
+    quiet = np.errstate(all="ignore")     # and, as in PyTorch, warn of no inf or nan
+    quiet.__enter__()
     try:
         while True:
             if len(out) > 1:
@@ -234,7 +235,7 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                 node._release()
     finally:
         grad_mode._set(prev_mode)
-        np.seterr(**errors)
+        quiet.__exit__(None, None, None)
 
     if inputs is None:
         return None
@@ -260,10 +261,14 @@ def _run_node(node, grads, shared):
     """Run one node (with its pre- and post-hooks); return one gradient per input edge."""
     if node._pre_hooks:
         grads = _call_pre_hooks(node, grads, shared)
-    if all(g is None for g in grads):
-        return (None,) * len(node.next_functions)
-    if len(grads) > 1 and any(g is None for g in grads) and not isinstance(node, BackwardCFunction):
-        grads = _materialize(node, grads)
+    if len(grads) == 1:
+        if grads[0] is None:
+            return (None,) * len(node.next_functions)
+    elif any(g is None for g in grads):
+        if all(g is None for g in grads):
+            return (None,) * len(node.next_functions)
+        if not isinstance(node, BackwardCFunction):
+            grads = _materialize(node, grads)
     out = node.apply(*grads)
     if isinstance(node, BackwardCFunction):
         shared.update(id(g) for g in out if g is not None)     # arrays of the learner's tensors

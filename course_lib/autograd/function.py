@@ -141,13 +141,15 @@ class Node:
                 without ``retain_graph=True``), or when a saved tensor was
                 modified by an in-place operation, with PyTorch's messages.
         """
-        saved = self._saved
-        if saved is _FREED:
+        self._check_saved()
+        return self._saved
+
+    def _check_saved(self):
+        if self._saved is _FREED:
             raise RuntimeError(ERR_FREED)
         for check in self._checks:
             if check[1][0] != check[2]:
                 raise RuntimeError(_modified_message(check))
-        return saved
 
     def __getattr__(self, name):
         """``node._saved_self``, ``node._saved_result``, ...: what the forward saved, as in PyTorch.
@@ -293,7 +295,10 @@ class Op:
     gradients in the broadcast shape: the engine sums them back to each
     input's shape (as PyTorch's engine does), and None for an input that
     needs no gradient.  It runs with NumPy's floating-point warnings off:
-    like PyTorch, backward gives inf or nan silently.  Every subclass with a ``node_name`` is listed in
+    like PyTorch, backward gives inf or nan silently.  Before it runs, the
+    node checks what forward saved (freed by an earlier backward? modified
+    in place since?), so an op must save exactly what PyTorch's saves:
+    that decides when a second backward raises.  Every subclass with a ``node_name`` is listed in
     ``Op.registry``, which the gradient-check tests walk.
     """
 
@@ -316,6 +321,8 @@ class Op:
             backward = cls.backward
 
             def apply(self, *grads, _backward=backward):
+                if self._saved != ():          # as PyTorch's nodes do: unpack (and check) what was saved first
+                    self._check_saved()
                 return _backward(self, *grads)
             attrs = {"apply": apply, "__module__": "torch.autograd", "op": cls}
             if cls.node_full_name:
