@@ -59,8 +59,6 @@ class dtype:
         return (_from_name, (self.name,))
 
 
-dtype.__name__ = "torch.dtype"    # the type's name in Python's own messages, as for PyTorch's C type
-
 bool = dtype("bool", np.bool_, "b", "BoolTensor", "Bool", "bool")  # noqa: A001 - PyTorch's name
 uint8 = dtype("uint8", np.uint8, "i", "ByteTensor", "Byte", "uint8_t")
 int8 = dtype("int8", np.int8, "i", "CharTensor", "Char", "int8_t")

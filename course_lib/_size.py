@@ -62,6 +62,3 @@ class Size(tuple):
 
     def __reduce__(self):
         return (Size, (tuple(self),))
-
-
-Size.__name__ = "torch.Size"     # the type's name in Python's own messages, as for PyTorch's C type

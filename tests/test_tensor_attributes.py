@@ -39,7 +39,6 @@ torch.Size([2, 3])[::-1], torch.Size([2, 3]).numel(), torch.Size([2, 3]).count(2
 torch.Size([2, 3]) == (2, 3), torch.Size([2, 3]) == [2, 3], torch.Size([2, 3]) != (2, 3)
 hash(torch.Size([2])) == hash((2,)),
 torch.Size([2, 3]) + [4]
-[1] + torch.Size([2])
 torch.Size([2.5])
 torch.Size(["a"])
 torch.Size([torch.tensor(2)]), torch.Size([np.int64(2)]), torch.Size([True]), torch.Size([-1])

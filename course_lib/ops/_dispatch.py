@@ -98,6 +98,24 @@ def _device_error(a, b):
                         f"{first} and {second}!")
 
 
+def check_devices(method, named):
+    """The device check PyTorch generates for ops like mm, bmm, gather: the first tensor's device is the
+    common one, the first later tensor elsewhere is named.
+
+    ``named`` holds ``(argument name, tensor)`` pairs.
+
+    Raises:
+        RuntimeError: "Expected all tensors to be on the same device, but got mat2 is on cpu, different
+            from other tensors on cuda:0 (when checking argument in method wrapper_CUDA_mm)".
+    """
+    first = named[0][1]
+    for arg, t in named[1:]:
+        if t._data.__class__ is not first._data.__class__:
+            raise RuntimeError(f"Expected all tensors to be on the same device, but got {arg} is on {t.device}, "
+                               f"different from other tensors on {first.device} (when checking argument in method "
+                               f"wrapper_CUDA_{method})")
+
+
 def align(a, b, np_dtype=None):
     """The arrays of tensors ``a`` and ``b`` in their common dtype (``np_dtype`` if given) and device."""
     x, y = a._data, b._data

@@ -192,7 +192,7 @@ def _index_key(x, indices):
             continue
         a = t._data
         if a.__class__ is not x.__class__:
-            if a.ndim:
+            if x.__class__ is np.ndarray:          # CUDA indices for a CPU tensor; CPU ones may index anything
                 raise RuntimeError("indices should be either on cpu or on the same device as the indexed tensor "
                                    "(cpu)")
             a = xp.asarray(to_numpy(a))
@@ -582,6 +582,7 @@ def index_select(input, dim, index):
         RuntimeError: an index that is not int32/int64.
         IndexError: an index with more than one dimension, or out of range (PyTorch's messages).
     """
+    D.check_devices("_index_select", (("self", input), ("index", index)))
     x = input._data
     d = wrap_dim(dim, x.ndim)
     idx = index._data
@@ -590,8 +591,9 @@ def index_select(input, dim, index):
     if idx.ndim > 1:
         raise IndexError("index_select(): Index is supposed to be a vector")
     size = x.shape[d] if x.ndim else 1
-    if idx.size and (int(idx.max()) >= size or int(idx.min()) < -size):
-        raise IndexError("index out of range in self")
+    bad = idx[(idx >= size) | (idx < 0)]
+    if bad.size:
+        raise RuntimeError(f"INDICES element is out of DATA bounds, id={int(bad[0])} axis_dim={size}")
     return D.record(IndexSelect, (input,), (x,), {"index": idx.reshape(-1), "axis": d})
 
 
@@ -637,6 +639,9 @@ def masked_fill(input, mask, value):
     """
     from .linalg import _c_name
     x, m = input._data, mask._data
+    if m.__class__ is not x.__class__:
+        raise RuntimeError(f"expected self and mask to be on the same device, but got mask on {mask.device} and "
+                           f"self on {input.device}")
     if m.dtype.kind != "b":
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_c_name(m)}")
     if x.shape != m.shape:
@@ -680,6 +685,7 @@ def masked_select(input, mask):
     Raises:
         RuntimeError: a mask that is not bool; shapes that do not broadcast.
     """
+    D.check_devices("masked_select", (("self", input), ("mask", mask)))
     if mask._data.dtype.kind != "b":
         raise RuntimeError("masked_select: expected BoolTensor for mask")
     return D.record(MaskedSelect, (input,), (input._data,), {"mask": mask._data})
@@ -707,6 +713,7 @@ class Gather(Op):
 
 def gather(input, dim, index):
     """``out[i][j] = input[index[i][j]][j]`` for dim 0 (and likewise for other dims). Mirrors ``torch.gather``."""
+    D.check_devices("gather", (("self", input), ("index", index)))
     d = wrap_dim(dim, input._data.ndim)
     return D.record(Gather, (input,), (input._data,), {"index": index._data, "axis": d})
 

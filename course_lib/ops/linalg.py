@@ -30,11 +30,6 @@ def _short(t):
     return t.dtype._short_name
 
 
-def _check_device(a, b):
-    if a._data.__class__ is not b._data.__class__:
-        raise D._device_error(a, b)
-
-
 def _check_not_bool(a, name):
     if a._data.dtype.kind == "b":
         raise NotImplementedError(f'"{name}" not implemented for \'Bool\'')
@@ -104,6 +99,7 @@ def dot(input, other):
     Raises:
         RuntimeError: not 1-D, different lengths or dtypes (PyTorch's messages).
     """
+    D.check_devices("dot", (("self", input), ("tensor", other)))
     a, b = input._data, other._data
     if a.ndim != 1 or b.ndim != 1:
         raise RuntimeError(f"1D tensors expected, but got {a.ndim}D and {b.ndim}D tensors")
@@ -114,7 +110,6 @@ def dot(input, other):
         raise RuntimeError(f"inconsistent tensor size, expected tensor [{a.shape[0]}] and src [{b.shape[0]}] to "
                            f"have the same number of elements, but got {a.shape[0]} and {b.shape[0]} elements "
                            "respectively")
-    _check_device(input, other)
     _check_not_bool(input, "dot")
     return D.record(Dot, (input, other), (a, b))
 
@@ -125,6 +120,7 @@ def mv(input, vec):
     Raises:
         RuntimeError: wrong dimensions, sizes or dtypes (PyTorch's messages).
     """
+    D.check_devices("mv", (("self", input), ("vec", vec)))
     m, v = input._data, vec._data
     if m.ndim != 2 or v.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.ndim}, {v.ndim}")
@@ -134,7 +130,6 @@ def mv(input, vec):
     if m.dtype != v.dtype:
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_short(vec)}, "
                            f"{_short(input)}, and {_short(vec)}")
-    _check_device(input, vec)
     _check_not_bool(input, "addmv_impl_cpu")
     return D.record(Mv, (input, vec), (m, v))
 
@@ -146,6 +141,7 @@ def mm(input, mat2):
         RuntimeError: "self must be a matrix", "mat2 must be a matrix",
             "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)", dtype mismatch.
     """
+    D.check_devices("mm", (("self", input), ("mat2", mat2)))
     a, b = input._data, mat2._data
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
@@ -156,7 +152,6 @@ def mm(input, mat2):
                            f"{b.shape[0]}x{b.shape[1]})")
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(a)} != {_c_name(b)}")
-    _check_device(input, mat2)
     _check_not_bool(input, "addmm_impl_cpu_")
     return D.record(Mm, (input, mat2), (a, b))
 
@@ -172,6 +167,7 @@ def bmm(input, mat2):
     Raises:
         RuntimeError: not 3-D, or mismatched batch / inner sizes, or dtypes.
     """
+    D.check_devices("bmm", (("self", input), ("mat2", mat2)))
     a, b = input._data, mat2._data
     if a.ndim != 3:
         raise RuntimeError("batch1 must be a 3D tensor")
@@ -182,7 +178,6 @@ def bmm(input, mat2):
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
-    _check_device(input, mat2)
     _check_not_bool(input, "bmm")
     return D.record(Bmm, (input, mat2), (a, b))
 
