@@ -9,6 +9,7 @@ its version counter.
 
 from . import _dtype
 from ._device import to_numpy
+from ._strides import check_no_partial_overlap
 from ._tensor import Tensor
 from .ops import _dispatch as D
 from .ops import arithmetic as A
@@ -323,8 +324,7 @@ def _copy_(self, src, non_blocking=False):
     if not isinstance(src, Tensor):
         raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
     I.copy_shape_check(self._data.shape, src._data.shape)
-    if I.partial_overlap(self._data, src._data):
-        raise RuntimeError(I.PARTIAL_OVERLAP_ERROR)
+    check_no_partial_overlap(self._data, src._data)
     value = src._data
     if value.__class__ is not self._data.__class__:       # copy_ moves data between devices
         value = D.backend_of(self._data).asarray(to_numpy(value))

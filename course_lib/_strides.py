@@ -25,7 +25,8 @@ import numpy as np
 from ._device import backend_of
 
 __all__ = ["contiguous_strides", "element_strides", "is_non_overlapping_and_dense", "dense_strides",
-           "iterator_strides", "strided", "empty_strided", "empty_preserving", "address", "partial_overlap"]
+           "iterator_strides", "strided", "empty_strided", "empty_preserving", "address", "partial_overlap",
+           "check_no_partial_overlap"]
 
 
 def contiguous_strides(shape):
@@ -213,3 +214,16 @@ def partial_overlap(a, b):
     if a0 == b0 and a1 == b1:
         return sa != sb
     return a0 < b1 and b0 < a1
+
+
+def check_no_partial_overlap(out, source):
+    """Refuse to write ``source`` into ``out`` when they partly share memory (see ``partial_overlap``).
+
+    Raises:
+        RuntimeError: PyTorch's "unsupported operation: some elements of the input tensor and the
+            written-to tensor refer to a single memory location" error.
+    """
+    if partial_overlap(out, source):
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor "
+                           "refer to a single memory location. Please clone() the tensor before performing the "
+                           "operation.")

@@ -24,6 +24,7 @@ import numpy as np
 from .. import _dtype
 from .._broadcast import broadcast_shape
 from .._device import backend_of
+from .._strides import check_no_partial_overlap
 from .._tensor import Tensor, wrap
 from ..autograd import grad_mode
 from ..autograd.function import ERR_FREED, NO_CONTEXT, Node, accumulator_of
@@ -472,6 +473,8 @@ def inplace(op, name, t, other=None, params=None, unary_op=False):
             result_dt = _default_float()
             xa = xa.astype(result_dt)
             ya = ya.astype(result_dt)
+    if isinstance(other, Tensor):
+        check_no_partial_overlap(x, other._data)
         xs = (xa, ya)
         if len(sources) == 1:
             xs, params = (xa,), dict(params or (), other=ya)

@@ -17,7 +17,7 @@ from .. import _dtype
 from .._arguments import type_name
 from .._broadcast import broadcast_shape
 from .._device import backend_of, to_numpy
-from .._strides import element_strides, empty_strided, iterator_strides, partial_overlap
+from .._strides import check_no_partial_overlap, element_strides, empty_strided, iterator_strides
 from .._tensor import Tensor, wrap_dim
 from ..autograd.function import Op
 from . import _dispatch as D
@@ -29,7 +29,7 @@ NON_TUPLE_WARNING = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; "
     "use x[tuple(seq)] instead of x[seq]. In pytorch 2.9 this will be interpreted as tensor index, "
     "x[torch.tensor(seq)], which will result either in an error or a different result (Triggered internally at "
-    "/__w/pytorch/pytorch/torch/csrc/autograd/python_variable_indexing.cpp:349.)")
+    "/__w/pytorch/pytorch/torch/csrc/autograd/python_variable_indexing.cpp:{line}.)")
 UINT8_WARNING = ("indexing with dtype torch.uint8 is now deprecated, please use a dtype torch.bool instead. "
                  "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/IndexingUtils.h:37.)")
 _MASK_DTYPES = (np.dtype(np.bool_), np.dtype(np.uint8))
@@ -51,9 +51,11 @@ def _as_tuple(index):
         return index
     if isinstance(index, (list, str, bytes, range)) and len(index) < 32:
         for item in index:
-            if isinstance(item, (Tensor, list, tuple, range, np.ndarray, str, bytes, slice)) or item is None \
-                    or item is Ellipsis:
-                warnings.warn(NON_TUPLE_WARNING, UserWarning, stacklevel=3)
+            if isinstance(item, (Tensor, list, tuple, range, np.ndarray, str, bytes, slice)):
+                warnings.warn(NON_TUPLE_WARNING.format(line=349), UserWarning, stacklevel=3)
+                return tuple(index)
+            if item is None or item is Ellipsis:
+                warnings.warn(NON_TUPLE_WARNING.format(line=359), UserWarning, stacklevel=3)
                 return tuple(index)
     return (index,)
 
@@ -83,7 +85,7 @@ def _select(t, dim, index, real_dim):
 
 def _slice(t, dim, item, skip_full=True):
     """``t`` sliced along ``dim`` (a view); a full slice inside a tuple is skipped, as PyTorch does."""
-    step = 1 if item.step is None else operator.index(item.step)
+    step = 1 if item.step is None else _slice_index(item.step)
     if step == 0:
         raise ValueError("slice step cannot be zero")
     if step < 0:
@@ -92,12 +94,19 @@ def _slice(t, dim, item, skip_full=True):
     if not shape:
         raise IndexError("slice() cannot be applied to a 0-dim tensor.")
     size = shape[wrap_dim(dim, len(shape))]
-    start = 0 if item.start is None else operator.index(item.start)
-    stop = None if item.stop is None else operator.index(item.stop)
+    start = 0 if item.start is None else _slice_index(item.start)
+    stop = None if item.stop is None else _slice_index(item.stop)
     if skip_full and start == 0 and (stop is None or stop >= size) and step == 1:
         return t
     start, stop, _ = slice(start, stop).indices(size)
     return V.view_op(V.Slice, t, {"axis": dim, "start": start, "stop": max(stop, start), "step": step})
+
+
+def _slice_index(value):
+    try:
+        return operator.index(value)
+    except TypeError:
+        raise TypeError("slice indices must be integers or None or have an __index__ method") from None
 
 
 def _index_tensor(item):
@@ -448,8 +457,6 @@ def copy_shape_check(dst_shape, src_shape):
                                f"shape [{', '.join(map(str, shape))}]")
 
 
-PARTIAL_OVERLAP_ERROR = ("unsupported operation: some elements of the input tensor and the written-to tensor refer "
-                         "to a single memory location. Please clone() the tensor before performing the operation.")
 EXPANDED_INDEX_PUT_WARNING = (
     "Use of index_put_ on expanded tensors is deprecated. Please clone() the tensor before performing this "
     "operation. This also applies to advanced indexing e.g. tensor[indices] = tensor (Triggered internally at "
@@ -513,8 +520,8 @@ def _copy_to(dst, src):
         op = Copy
     rec = D.recording(dst, src)
     D.check_inplace(dst, rec)
-    if op is Copy and partial_overlap(x, src._data):
-        raise RuntimeError(PARTIAL_OVERLAP_ERROR)
+    if op is Copy:
+        check_no_partial_overlap(x, src._data)
     v = src._data
     if v.__class__ is not x.__class__:
         v = backend_of(x).asarray(to_numpy(v))
@@ -662,18 +669,18 @@ class MaskedSelect(Op):
     """``masked_select(mask)``: the elements where the (broadcast) mask is True, as a 1-D copy."""
 
     node_name = "MaskedSelectBackward0"
-    saved_names = ("mask",)
+    saved_names = ("mask", "self")
 
     def forward(ctx, a, mask):
         from .._broadcast import broadcast_shape
         xp = backend_of(a)
         shape = broadcast_shape(a.shape, mask.shape)
         m = xp.broadcast_to(mask, shape)
-        ctx.save_for_backward(m)
+        ctx.save_for_backward(m, a)
         return xp.broadcast_to(a, shape)[m]
 
     def backward(ctx, grad):
-        (m,) = ctx.saved_tensors
+        m, _ = ctx.saved_tensors
         out = backend_of(grad).zeros(m.shape, dtype=grad.dtype)
         out[m] = grad
         return (out,)           # the engine sums it back to the input's shape
@@ -693,15 +700,15 @@ def masked_select(input, mask):
 
 class Gather(Op):
     node_name = "GatherBackward0"
-    saved_names = ("index",)
+    saved_names = ("index", "self")
 
     def forward(ctx, a, index, axis):
-        ctx.save_for_backward(index)
+        ctx.save_for_backward(index, a)
         ctx.shape, ctx.axis = a.shape, axis
         return backend_of(a).take_along_axis(a, index, axis=axis)
 
     def backward(ctx, grad):
-        (index,) = ctx.saved_tensors
+        index, _ = ctx.saved_tensors
         xp = backend_of(grad)
         out = xp.zeros(ctx.shape, dtype=grad.dtype)
         idx = [xp.arange(n).reshape([-1 if k == i else 1 for k in range(grad.ndim)])

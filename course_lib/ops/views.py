@@ -657,6 +657,8 @@ def broadcast_shapes(*shapes):
 def broadcast_tensors(*tensors):
     """Expand all tensors to their common broadcast shape (views). Mirrors ``torch.broadcast_tensors``.
 
+    A tensor that already has that shape comes back as it is (no ``ExpandBackward0``), as in PyTorch.
+
     Raises:
         RuntimeError: shapes that cannot broadcast.
     """
@@ -667,7 +669,7 @@ def broadcast_tensors(*tensors):
     shape = ()
     for t_ in tensors:
         shape = broadcast_shape(shape, t_._data.shape)
-    return tuple(expand(t_, shape) for t_ in tensors)
+    return tuple(t_ if t_._data.shape == shape else expand(t_, shape) for t_ in tensors)
 
 
 class _MemoryFormat:
@@ -715,11 +717,17 @@ def contiguous(input, memory_format=None):
 def narrow(input, dim, start, length):
     """The slice ``start:start+length`` of dimension ``dim``, as a view. Mirrors ``torch.narrow``."""
     x = input._data
+    if x.ndim == 0:
+        raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
+    if length < 0:
+        raise RuntimeError("narrow(): length must be non-negative.")
     d = wrap_dim(dim, x.ndim)
     size = x.shape[d]
+    if not -size <= start <= size:
+        raise IndexError(f"start out of range (expected to be in range of [{-size}, {size}], but got {start})")
     if start < 0:
         start += size
-    if not 0 <= start <= size or length < 0 or start + length > size:
+    if start + length > size:
         raise RuntimeError(f"start ({start}) + length ({length}) exceeds dimension size ({size}).")
     return view_op(Slice, input, {"axis": d, "start": start, "stop": start + length, "step": 1})
 
@@ -736,7 +744,8 @@ def select(input, dim, index):
     d = wrap_dim(dim, x.ndim)
     size = x.shape[d]
     if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {d} with size {size}")
+        raise IndexError(f"select(): index {index} out of range for tensor of size [{', '.join(map(str, x.shape))}] "
+                         f"at dimension {d}")
     return view_op(Select, input, {"axis": d, "index": index + size if index < 0 else index})
 
 
