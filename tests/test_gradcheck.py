@@ -322,3 +322,26 @@ def test_second_backward_raises_exactly_when_pytorchs_does(name):
         except RuntimeError as e:
             outcomes.append(str(e))
     assert outcomes[0] == outcomes[1]
+
+
+@pytest.mark.parametrize("where", ["inputs", "output"])
+@pytest.mark.parametrize("name", CHECKED)
+def test_in_place_change_after_forward_raises_exactly_when_pytorchs_does(name, where):
+    """Changing a saved tensor in place makes backward raise PyTorch's error (same tensor, node and versions)."""
+    torch = pytest.importorskip("torch")
+    if _registered(name) is None:
+        pytest.skip(f"{name} is not in this build's Op.registry")
+    fn, arrays = CASES[name]
+    outcomes = []
+    for lib in (course_lib, torch):
+        leaves = _inputs(lib, arrays)
+        copies = [x * 1 for x in leaves]          # non-leaves, so that they may be changed in place
+        try:
+            out = fn(lib, *copies)
+            for t in (copies if where == "inputs" else [out]):
+                t.add_(0)
+            out.sum().backward()
+            outcomes.append([np.round(x.grad.numpy(), 8).tolist() for x in leaves])
+        except RuntimeError as e:
+            outcomes.append(str(e))
+    assert outcomes[0] == outcomes[1]

@@ -44,9 +44,11 @@ _FREED = object()   # marks a node whose saved tensors were released by backward
 
 
 def short_name(node_name):
-    """'ExpBackward0' -> 'Exp', as PyTorch names a node in the "modified by an inplace operation" error."""
-    head, sep, _ = node_name.rpartition("Backward")
-    return head if sep else node_name.rpartition("::")[2]
+    """'ExpBackward0' -> 'Exp', 'PowBackward1' -> 'Pow1', as PyTorch names a node in its in-place errors."""
+    head, sep, tail = node_name.rpartition("Backward")
+    if not sep:
+        return node_name.rpartition("::")[2]
+    return head if tail == "0" else head + tail
 
 
 class Node:

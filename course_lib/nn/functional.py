@@ -134,10 +134,11 @@ class MseLoss(Op):
     """Mean (or sum, or each) of ``(a - b) ** 2``; the gradient is ``2 (a - b)`` (divided by N for the mean)."""
 
     node_name = "MseLossBackward0"
+    saved_names = ("self", "target")
 
     def forward(ctx, a, b, reduction="mean"):
         d = a - b
-        ctx.save_for_backward(d)
+        ctx.save_for_backward(a, b)          # what PyTorch saves (checked for in-place changes)
         ctx.reduction, ctx.n = reduction, d.size
         sq = d * d
         if reduction == "none":
@@ -145,7 +146,8 @@ class MseLoss(Op):
         return D.as_array(sq.mean() if reduction == "mean" else sq.sum())
 
     def backward(ctx, grad):
-        (d,) = ctx.saved_tensors
+        a, b = ctx.saved_tensors
+        d = a - b
         scale = 2.0 / ctx.n if ctx.reduction == "mean" else 2.0
         g = d * scale
         g *= grad

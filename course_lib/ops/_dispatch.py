@@ -315,7 +315,16 @@ def _bind_saved(node, inputs, arrays, outputs):
                     checks.append((i, counter, counter[0], None, (o.type(), s.shape, node.name(), nr)))
                     break
     if checks:
-        node._checks = tuple(checks)
+        node._checks = _in_unpack_order(node, checks)
+
+
+def _in_unpack_order(node, checks):
+    """PyTorch's nodes unpack (and check) their saved values in the alphabetical order of their names
+    (``mat2`` before ``self``): so the error names the same tensor when several were changed."""
+    names = getattr(node.op, "saved_names", ())
+    if len(checks) > 1 and names:
+        checks = sorted(checks, key=lambda c: names[c[0]] if c[0] < len(names) else "")
+    return tuple(checks)
 
 
 # ---------------------------------------------------------------------------
@@ -464,6 +473,8 @@ def inplace(op, name, t, other=None, params=None, unary_op=False):
         raise _type_error(name, other)
     rec = op.node_name is not None and recording(*sources)
     check_inplace(t, rec)
+    if isinstance(other, Tensor):
+        check_no_partial_overlap(x, other._data)
     if unary_op:
         xs = (x.astype(_default_float()) if op.int_to_float and x.dtype.kind != "f" else x,)
         result_dt = xs[0].dtype
@@ -473,8 +484,6 @@ def inplace(op, name, t, other=None, params=None, unary_op=False):
             result_dt = _default_float()
             xa = xa.astype(result_dt)
             ya = ya.astype(result_dt)
-    if isinstance(other, Tensor):
-        check_no_partial_overlap(x, other._data)
         xs = (xa, ya)
         if len(sources) == 1:
             xs, params = (xa,), dict(params or (), other=ya)
@@ -523,7 +532,8 @@ def inplace_record(op, t, sources, xs, params=None):
     if saved and any(s is out for s in saved):
         counter = t._version_ref
         info = (t.type(), x.shape, node.name(), 0)
-        node._checks += tuple((i, counter, counter[0], None, info) for i, s in enumerate(saved) if s is out)
+        checks = node._checks + tuple((i, counter, counter[0], None, info) for i, s in enumerate(saved) if s is out)
+        node._checks = _in_unpack_order(node, checks)
     return t
 
 

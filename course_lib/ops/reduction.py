@@ -159,28 +159,30 @@ def _others_product(a, axis):
 
 class Prod(Op):
     node_name = "ProdBackward0"
-    saved_names = ("self",)
+    saved_names = ("self", "result")
 
     def forward(ctx, a, dtype=None):
-        ctx.save_for_backward(a)
-        return D.as_array(a.prod(dtype=dtype))
+        result = D.as_array(a.prod(dtype=dtype))
+        ctx.save_for_backward(a, result)
+        return result
 
     def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
+        a, _ = ctx.saved_tensors
         return (grad * _others_product(a, None),)
 
 
 class ProdDim(Op):
     node_name = "ProdBackward1"
-    saved_names = ("self",)
+    saved_names = ("self", "result")
 
     def forward(ctx, a, axis, keepdim, dtype=None):
-        ctx.save_for_backward(a)
+        result = D.as_array(a.prod(axis=axis, keepdims=keepdim, dtype=dtype))
+        ctx.save_for_backward(a, result)
         ctx.axis, ctx.keepdim = axis, keepdim
-        return D.as_array(a.prod(axis=axis, keepdims=keepdim, dtype=dtype))
+        return result
 
     def backward(ctx, grad):
-        (a,) = ctx.saved_tensors
+        a, _ = ctx.saved_tensors
         g = grad if ctx.keepdim else _xp(grad).expand_dims(grad, ctx.axis)
         return (g * _others_product(a, ctx.axis),)
 
@@ -331,14 +333,16 @@ class LogSumExp(Op):
         m = xp.where(xp.isfinite(m), m, 0)
         with np.errstate(divide="ignore"):
             out = xp.log(xp.exp(a - m).sum(axis=axes, keepdims=True)) + m
-        ctx.save_for_backward(a, out)
+        result = D.as_array(out if keepdim else out.squeeze(axis=axes))
+        ctx.save_for_backward(a, result)
         ctx.axes, ctx.keepdim = axes, keepdim
-        return D.as_array(out if keepdim else out.squeeze(axis=axes))
+        return result
 
     def backward(ctx, grad):
-        a, out = ctx.saved_tensors
-        g = grad if ctx.keepdim else _expand_dims_all(grad, ctx.axes)
-        return (g * _xp(a).exp(a - out),)
+        a, result = ctx.saved_tensors
+        if not ctx.keepdim:
+            grad, result = _expand_dims_all(grad, ctx.axes), _expand_dims_all(result, ctx.axes)
+        return (grad * _xp(a).exp(a - result),)
 
 
 class VectorNorm(Op):
