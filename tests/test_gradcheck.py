@@ -11,6 +11,8 @@ upstream gradient.
 Also here: ``gradcheck`` itself (its messages and options).
 """
 
+import importlib
+import pkgutil
 import warnings
 
 import numpy as np
@@ -19,6 +21,11 @@ import pytest
 import course_lib
 from course_lib.autograd.function import Op
 from course_lib.autograd.gradcheck import GradcheckError
+
+# Op.registry lists the ops of the modules imported so far: import every module that can define one.
+for _package in ("course_lib.ops", "course_lib.nn"):
+    for _module in pkgutil.iter_modules(importlib.import_module(_package).__path__, _package + "."):
+        importlib.import_module(_module.name)
 
 _rng = np.random.default_rng(1234)
 
@@ -152,6 +159,7 @@ CASES = {
     "VectorNorm": (lambda t, a: a.norm(dim=1) + a.norm(p=1) + a.norm(p=3) + a.norm(p=float("inf")),
                    [_distinct(2, 3)]),
     "CumSum": (lambda t, a: a.cumsum(1), [_randn(2, 3)]),
+    "ToCopy": (lambda t, a: a.to(t.float64, copy=True) * 2, [_randn(2, 3)]),
     "Addmm": (lambda t, x, w, b: t.nn.functional.linear(x, w, b), [_randn(2, 3), _randn(4, 3), _randn(4)]),
     "MseLoss": (lambda t, a, b: t.nn.functional.mse_loss(a, b), [_randn(2, 3), _randn(2, 3)]),
 }
