@@ -5,6 +5,8 @@ dimensions as size 1 (handy for broadcasting the result back).  Integer
 and bool sums are int64, as in PyTorch.
 """
 
+import builtins
+
 import numpy as np
 
 from .. import _dtype
@@ -93,12 +95,32 @@ def _expand_back(grad, shape, axes, keepdim):
 # Operations
 # ---------------------------------------------------------------------------
 
+def _reduced(out):
+    """A reduction's result as PyTorch allocates it: a contiguous array (NumPy keeps the input's order)."""
+    out = D.as_array(out)
+    return out if out.flags.c_contiguous else _xp(out).ascontiguousarray(out)
+
+
+def _total(a, axes=None, keepdims=False):
+    """``a.sum`` in ``a``'s dtype; float16 is accumulated in float32, as PyTorch does."""
+    if a.dtype == np.float16:
+        return a.sum(axis=axes, keepdims=keepdims, dtype=np.float32).astype(np.float16)
+    return a.sum(axis=axes, keepdims=keepdims, dtype=a.dtype)
+
+
+def _average(a, axes, keepdims):
+    """``sum / count`` in ``a``'s dtype (nan for no elements), PyTorch's mean."""
+    count = int(np.prod([a.shape[i] for i in axes])) if axes is not None else a.size
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return _reduced(_total(a, axes, keepdims) / a.dtype.type(count))
+
+
 class Sum(Op):
     node_name = "SumBackward0"
 
     def forward(ctx, a, dtype=None):
         ctx.shape = a.shape
-        return D.as_array(a.sum(dtype=dtype))
+        return D.as_array(_total(a))
 
     def backward(ctx, grad):
         return (_xp(grad).broadcast_to(grad, ctx.shape),)
@@ -109,7 +131,7 @@ class SumDim(Op):
 
     def forward(ctx, a, axes, keepdim, dtype=None):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
-        return D.as_array(a.sum(axis=axes, keepdims=keepdim, dtype=dtype))
+        return _reduced(_total(a, axes, keepdim))
 
     def backward(ctx, grad):
         return (_expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim),)
@@ -120,8 +142,7 @@ class Mean(Op):
 
     def forward(ctx, a):
         ctx.shape = a.shape
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return D.as_array(a.mean(dtype=a.dtype)) if a.size else _xp(a).asarray(np.nan, dtype=a.dtype)
+        return _average(a, None, False)
 
     def backward(ctx, grad):
         n = int(np.prod(ctx.shape))
@@ -134,8 +155,7 @@ class MeanDim(Op):
     def forward(ctx, a, axes, keepdim):
         ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
         ctx.count = int(np.prod([a.shape[i] for i in axes]))
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return D.as_array(a.mean(axis=axes, keepdims=keepdim, dtype=a.dtype))
+        return _average(a, axes, keepdim)
 
     def backward(ctx, grad):
         return (_expand_back(grad / ctx.count, ctx.shape, ctx.axes, ctx.keepdim),)
@@ -176,7 +196,7 @@ class ProdDim(Op):
     saved_names = ("self", "result")
 
     def forward(ctx, a, axis, keepdim, dtype=None):
-        result = D.as_array(a.prod(axis=axis, keepdims=keepdim, dtype=dtype))
+        result = _reduced(a.prod(axis=axis, keepdims=keepdim, dtype=a.dtype))
         ctx.save_for_backward(a, result)
         ctx.axis, ctx.keepdim = axis, keepdim
         return result
@@ -225,7 +245,7 @@ class MaxDim(Op):
             values, idx = values.squeeze(axis), idx.squeeze(axis)
         ctx.shape, ctx.axis, ctx.keepdim = a.shape, axis, keepdim
         ctx.save_for_backward(idx)
-        return D.as_array(values), D.as_array(idx.astype(np.int64))
+        return _reduced(values), _reduced(idx.astype(np.int64))
 
     def backward(ctx, grad, grad_indices=None):
         (idx,) = ctx.saved_tensors
@@ -248,7 +268,7 @@ class Amax(Op):
     saved_names = ("self", "result")
 
     def forward(ctx, a, axes, keepdim):
-        result = D.as_array(a.max(axis=axes, keepdims=keepdim) if a.ndim else a.copy())
+        result = _reduced(a.max(axis=axes, keepdims=keepdim) if a.ndim else a.copy())
         ctx.save_for_backward(a, result)
         ctx.axes, ctx.keepdim = axes, keepdim
         return result
@@ -265,7 +285,7 @@ class Amin(Amax):
     node_name = "AminBackward0"
 
     def forward(ctx, a, axes, keepdim):
-        result = D.as_array(a.min(axis=axes, keepdims=keepdim) if a.ndim else a.copy())
+        result = _reduced(a.min(axis=axes, keepdims=keepdim) if a.ndim else a.copy())
         ctx.save_for_backward(a, result)
         ctx.axes, ctx.keepdim = axes, keepdim
         return result
@@ -282,8 +302,7 @@ class Var(Op):
             n = a.size
         ctx.save_for_backward(a)
         ctx.axes, ctx.keepdim, ctx.dof = axes, keepdim, n - correction
-        with np.errstate(invalid="ignore", divide="ignore"):
-            return D.as_array(a.var(axis=axes, ddof=correction, keepdims=keepdim, dtype=a.dtype))
+        return _variance(a, axes, n - correction, keepdim)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -301,8 +320,7 @@ class Std(Op):
         n = int(np.prod([a.shape[i] for i in axes])) if axes else a.size
         if axes == ():
             axes = None
-        with np.errstate(invalid="ignore", divide="ignore"):
-            result = D.as_array(a.std(axis=axes, ddof=correction, keepdims=keepdim, dtype=a.dtype))
+        result = _xp(a).sqrt(_variance(a, axes, n - correction, keepdim))
         ctx.save_for_backward(a, result)
         ctx.axes, ctx.keepdim, ctx.dof = axes, keepdim, n - correction
         return result
@@ -315,6 +333,16 @@ class Std(Op):
             grad, result = _expand_dims_all(grad, axes), _expand_dims_all(result, axes)
         # PyTorch: 0 where the std is 0
         return (_xp(a).where(result == 0, 0, grad * centered / (ctx.dof * result)),)
+
+
+def _variance(a, axes, dof, keepdim):
+    """The sum of squared deviations over ``max(dof, 0)``, computed in double precision and rounded (PyTorch
+    accumulates float16/float32 variances in double); no elements or ``dof <= 0`` give nan or inf."""
+    wide = a.astype(np.float64)
+    centered = wide - wide.mean(axis=axes, keepdims=True) if a.size else wide
+    with np.errstate(invalid="ignore", divide="ignore"):
+        out = (centered * centered).sum(axis=axes, keepdims=keepdim) / builtins.max(dof, 0)
+    return _reduced(out.astype(a.dtype))
 
 
 def _expand_dims_all(x, axes):

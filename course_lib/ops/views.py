@@ -846,8 +846,9 @@ def chunk(input, chunks, dim=0):
     x = input._data
     d = wrap_dim(dim, x.ndim)
     size = x.shape[d]
-    step = -(-size // chunks) if size else 1
-    return split(input, step, d)
+    if not size:                 # as many empty pieces as asked for (split would give one)
+        return _multi_view(SplitWithSizes, input, {"axis": d, "sizes": [0] * chunks})
+    return split(input, -(-size // chunks), d)
 
 
 class Cat(Op):
@@ -867,7 +868,12 @@ class Cat(Op):
 
 
 def _common(tensors, name):
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        raise TypeError(f"{name}(): argument 'tensors' (position 1) must be tuple of Tensors, not "
+                        f"{type(tensors).__name__}")
     if not tensors:
+        if name == "stack":
+            raise RuntimeError("stack expects a non-empty TensorList")
         raise ValueError(f"torch.{name}(): expected a non-empty list of Tensors")
     for i, x in enumerate(tensors):
         if not isinstance(x, Tensor):
@@ -889,8 +895,8 @@ def cat(tensors, dim=0):
         RuntimeError: different numbers of dims or mismatched sizes (PyTorch's messages).
         ValueError: an empty list.
     """
-    tensors = list(tensors)
     arrays = _common(tensors, "cat")
+    tensors = list(tensors)
     ref = next((a for a in arrays if not (a.ndim == 1 and a.shape[0] == 0)), arrays[0])
     d = wrap_dim(dim, ref.ndim)
     keep_t, keep_a = [], []
@@ -917,8 +923,8 @@ def stack(tensors, dim=0):
     Raises:
         RuntimeError: tensors of different shapes (PyTorch's message).
     """
-    tensors = list(tensors)
     arrays = _common(tensors, "stack")
+    tensors = list(tensors)
     for i, a in enumerate(arrays[1:], 1):
         if a.shape != arrays[0].shape:
             raise RuntimeError(f"stack expects each tensor to be equal size, but got "
