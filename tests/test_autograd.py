@@ -109,6 +109,13 @@ print(edges(z.grad_fn), edges(add), edges(pw))
 print(acc.variable is w, acc.name(), acc.next_functions, z.grad_fn.name(), add.name())
 print((w * 2).grad_fn.next_functions[0][0] is (w * 3).grad_fn.next_functions[0][0])
 """,
+    "node_types_print_as_pytorchs": """
+w = torch.ones(2, requires_grad=True)
+y = w * 2
+z = w.clone()
+z[0] = 1.0
+print(type(y.grad_fn), type(y.grad_fn.next_functions[0][0]), type(z.grad_fn), type(y.grad_fn).__qualname__)
+""",
     "multi_output_nodes": """
 w = torch.tensor([[2.0, 1.0], [0.0, 4.0]], requires_grad=True)
 a, b = w.unbind(0)

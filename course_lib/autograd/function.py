@@ -245,6 +245,7 @@ class AccumulateGrad(Node):
     Mirrors PyTorch's ``AccumulateGrad``.
     """
 
+    __module__ = "builtins"           # type() shows <class 'AccumulateGrad'>, as for PyTorch's C++ nodes
     _sequence_nr = float("inf")
 
     def __init__(self, variable):
@@ -326,7 +327,7 @@ class Op:
                 if self._saved != ():          # as PyTorch's nodes do: unpack (and check) what was saved first
                     self._check_saved()
                 return _backward(self, *grads)
-            attrs = {"apply": apply, "__module__": "torch.autograd", "op": cls}
+            attrs = {"apply": apply, "__module__": "builtins", "op": cls}   # type() shows <class 'MulBackward0'>
             if cls.node_full_name:
                 attrs["name"] = lambda self, _name=cls.node_full_name: _name
             cls.Node = type(cls.node_name, (Node,), attrs)

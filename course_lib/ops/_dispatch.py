@@ -71,7 +71,13 @@ def scalar_dtype(x_dtype, value):
 
 
 def make_scalar(value, np_dtype):
-    """A NumPy scalar of ``np_dtype`` holding a Python number; integers wrap around like C casts."""
+    """A NumPy scalar of ``np_dtype`` holding a Python number; integers wrap around like C casts.
+
+    Raises:
+        OverflowError: a Python int outside [-2**63, 2**64), as PyTorch's Scalar conversion.
+    """
+    if value.__class__ is int and not -2 ** 63 <= value < 2 ** 64:
+        raise OverflowError("int too big to convert" if value > 0 else "can't convert negative int to unsigned")
     try:
         return np_dtype.type(value)
     except (OverflowError, ValueError):
@@ -79,7 +85,8 @@ def make_scalar(value, np_dtype):
 
 
 def _type_error(name, value, position=2, arg="other"):
-    return TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {type(value).__name__}")
+    from .._arguments import type_name
+    return TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {type_name(value)}")
 
 
 def device_mismatch(a, b):
@@ -602,6 +609,8 @@ class CopySlices(Node):
     PyTorch's ``CopySlices``, it can be run once unless the graph is
     retained.
     """
+
+    __module__ = "builtins"           # type() shows <class 'CopySlices'>, as in PyTorch
 
     def __init__(self, base_edge, base_meta, geometry, fn):
         super().__init__()
