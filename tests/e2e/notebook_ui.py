@@ -18,12 +18,6 @@ WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 WIDGET_ERROR_TEXTS = ("Error displaying widget", "Click to show javascript error", "Error creating widget",
                       "Error rendering", "Loading widget...")
 
-# Prompts of the top-level code cells: "[ ]", "[*]", "[12]" (empty cells are marked, they never run).
-_PROMPTS_JS = """() => [...document.querySelectorAll('.jp-Notebook .jp-Cell.jp-CodeCell')].map(cell => ({
-    prompt: (cell.querySelector('.jp-InputArea-prompt') || {textContent: ''}).textContent.trim(),
-    empty: ((cell.querySelector('.cm-content') || {textContent: ''}).textContent.trim() === ''),
-}))"""
-
 # Per top-level cell (all cells, markdown too, in notebook order): how many outputs hold a rendered widget
 # view, the text of every output that shows a widget error, and how many outputs there are.
 _WIDGET_DOM_JS = """(errorTexts) => [...document.querySelectorAll('.jp-Notebook .jp-Cell')].map(cell => {
@@ -86,9 +80,6 @@ class NotebookUI:
         self.page.locator(".lm-Menu .lm-Menu-itemLabel").filter(has_text=_exactly(item)).click()
 
     # --- running ----------------------------------------------------------------------
-    def prompts(self):
-        return self.page.evaluate(_PROMPTS_JS)
-
     def run_all(self, timeout=300_000):
         """Clear every output, then Run > Run All Cells, and wait until nothing is queued or running.
 

@@ -27,8 +27,8 @@ Missing()"""
 
 
 def _write(folder, name, sources):
+    # no kernelspec metadata: JupyterLab asks for a kernel first, and the driver must answer that dialog
     nb = nbformat.v4.new_notebook()
-    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3 (ipykernel)", "language": "python"}
     nb.cells = [nbformat.v4.new_markdown_cell("# 检测器自测")]
     nb.cells += [nbformat.v4.new_code_cell(s) for s in sources]
     folder.mkdir(parents=True, exist_ok=True)
@@ -42,6 +42,7 @@ def test_detectors_report_error_cells_and_broken_widgets(server, page):
     ui.run_all()
     nb = ui.save()
 
+    assert nb["metadata"]["kernelspec"]["name"] == "python3"          # chosen in the kernel dialog, then saved
     assert ui.error_outputs(nb) == ["cell 4: ZeroDivisionError: division by zero"]
     assert ui.unexecuted_cells(nb) == ["cell 5: execution_count None, expected 5"]
     problems = ui.widget_problems(nb, settle_ms=5_000)
