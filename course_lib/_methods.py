@@ -232,6 +232,42 @@ Tensor.ceil_ = _inplace_unary(M.Ceil, "ceil")
 Tensor.round_ = _inplace_unary(M.Round, "round")
 Tensor.trunc_ = _inplace_unary(M.Trunc, "trunc")
 Tensor.reciprocal_ = _inplace_unary(A.Reciprocal, "reciprocal")
+Tensor.sign_ = _inplace_unary(M.Sign, "sign")
+Tensor.tan_ = _inplace_unary(M.Tan, "tan")
+Tensor.erf_ = _inplace_unary(M.Erf, "erf")
+Tensor.log1p_ = _inplace_unary(M.Log1p, "log1p")
+Tensor.log2_ = _inplace_unary(M.Log2, "log2")
+Tensor.log10_ = _inplace_unary(M.Log10, "log10")
+Tensor.expm1_ = _inplace_unary(M.Expm1, "expm1")
+Tensor.rsqrt_ = _inplace_unary(M.Rsqrt, "rsqrt")
+Tensor.square_ = lambda self: _pow_(self, 2)
+Tensor.square_.__doc__ = "In-place ``square``: writes ``self ** 2`` into ``self``."
+Tensor.fmod_ = _inplace_binary(A.Fmod, "fmod")
+
+
+def _masked_fill_(self, mask, value):
+    """In-place ``masked_fill``: ``value`` (a number or a 0-d tensor) where the bool ``mask`` (broadcast to
+    ``self``'s shape) is True.
+
+    Raises:
+        RuntimeError: the errors of ``masked_fill``; a mask that does not broadcast to ``self``'s shape.
+    """
+    op, sources, arrays, params = I.masked_fill_call(self, mask, value)
+    x = self._data
+    shape = D.broadcast_shape(x.shape, params["mask"].shape)
+    if shape != x.shape:
+        raise RuntimeError(f"output with shape [{', '.join(map(str, x.shape))}] doesn't match the broadcast shape "
+                           f"[{', '.join(map(str, shape))}]")
+    rec = D.recording(*sources)
+    D.check_inplace(self, rec)
+    if rec:
+        return D.inplace_record(op, self, sources, arrays, params)
+    x[...] = op.forward(D.NO_CONTEXT, *arrays, **params)
+    self._bump()
+    return self
+
+
+Tensor.masked_fill_ = _masked_fill_
 
 
 def _clamp_(self, min=None, max=None):

@@ -94,6 +94,31 @@ z.sub_(w * 2, alpha=0.5)
 z.sum().backward()
 print(z, w.grad)
 """,
+    "masked_fill_and_more_in_place_methods": EDGES + """
+x = torch.ones(2, 3)
+x.masked_fill_(torch.tensor([True, False, True]), 5.0)
+print(x, x._version)
+try:
+    torch.ones(3).masked_fill_(torch.ones(2, 3, dtype=torch.bool), 0.0)
+except RuntimeError as e:
+    print(e)
+w = torch.ones(2, 3, requires_grad=True)
+v = torch.tensor(3.0, requires_grad=True)
+y = w * 1
+y.masked_fill_(torch.tensor([True, False, True]), v)
+print(type(y.grad_fn).__name__, edges(y.grad_fn))
+y.sum().backward()
+print(w.grad, v.grad)
+for method in ("square_", "sign_", "tan_", "erf_", "log1p_", "log2_", "log10_", "expm1_", "rsqrt_", "masked_fill_"):
+    w.grad = None
+    y = w * 0.5
+    getattr(y, method)(*((y > 0, 1.0) if method == "masked_fill_" else ()))
+    y.sum().backward()
+    print(method, type(y.grad_fn).__name__, round(w.grad[0, 0].item(), 5))
+y = w * 3
+y.fmod_(2)
+print(type(y.grad_fn).__name__, edges(y.grad_fn))
+""",
     "non_leaf_exp_twice": """
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 y = w * 1

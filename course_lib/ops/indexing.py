@@ -644,6 +644,12 @@ def masked_fill(input, mask, value):
     Raises:
         RuntimeError: a mask that is not bool, a value tensor that is not 0-d (PyTorch's messages).
     """
+    return D.record(*masked_fill_call(input, mask, value))
+
+
+def masked_fill_call(input, mask, value):
+    """``(op, inputs, arrays, params)`` of ``masked_fill`` (also what ``masked_fill_`` records), after
+    PyTorch's argument checks."""
     from .linalg import _c_name
     x, m = input._data, mask._data
     if m.__class__ is not x.__class__:
@@ -655,14 +661,14 @@ def masked_fill(input, mask, value):
         from .._broadcast import broadcast_shape
         broadcast_shape(x.shape, m.shape)
     if not isinstance(value, Tensor):
-        return D.record(MaskedFill, (input,), (x,), {"mask": m, "other": D.make_scalar(value, x.dtype)})
+        return MaskedFill, (input,), (x,), {"mask": m, "other": D.make_scalar(value, x.dtype)}
     v = value._data
     if v.ndim:
         raise RuntimeError(f"masked_fill_ only supports a 0-dimensional value tensor, but got tensor with {v.ndim} "
                            "dimension(s).")
     if v.__class__ is not x.__class__:
         v = backend_of(x).asarray(to_numpy(v))
-    return D.record(MaskedFillTensor, (input, value), (x, v), {"mask": m})
+    return MaskedFillTensor, (input, value), (x, v), {"mask": m}
 
 
 class MaskedSelect(Op):
