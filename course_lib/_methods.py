@@ -7,7 +7,10 @@ method is which function.  In-place forms (``add_``, ``+=``) go through
 its version counter.
 """
 
+import numpy as np
+
 from . import _dtype
+from ._creation import as_tensor
 from ._device import to_numpy
 from ._strides import check_no_partial_overlap
 from ._tensor import Tensor
@@ -55,11 +58,16 @@ Tensor.where.__doc__ = "``torch.where(condition, self, other)``."
 # Python operators
 # ---------------------------------------------------------------------------
 
-def _binary_operator(function):
+def _binary_operator(function, comparison=False):
     """``a <op> b``: like the function, but returns NotImplemented for operands it cannot take,
-    so Python raises its own TypeError ("unsupported operand type(s) for +: 'Tensor' and 'str'")."""
+    so Python raises its own TypeError ("unsupported operand type(s) for +: 'Tensor' and 'str'").
+
+    With a NumPy array, as in PyTorch, a comparison turns it into a tensor; arithmetic leaves the work
+    to NumPy, whose result ``Tensor.__array_wrap__`` turns into a tensor."""
     def operator(self, other):
-        if not isinstance(other, (Tensor, int, float)) and not D.is_number(other):
+        if comparison and other.__class__ is np.ndarray:
+            other = as_tensor(other, device=self.device)
+        elif not isinstance(other, (Tensor, int, float)) and not D.is_number(other):
             return NotImplemented
         return function(self, other)
     operator.__name__ = function.__name__
@@ -110,12 +118,12 @@ Tensor.__or__ = _binary_operator(A.bitwise_or)
 Tensor.__ror__ = _reflected(A.bitwise_or)
 Tensor.__xor__ = _binary_operator(A.bitwise_xor)
 Tensor.__rxor__ = _reflected(A.bitwise_xor)
-Tensor.__eq__ = _binary_operator(A.eq)
-Tensor.__ne__ = _binary_operator(A.ne)
-Tensor.__lt__ = _binary_operator(A.lt)
-Tensor.__le__ = _binary_operator(A.le)
-Tensor.__gt__ = _binary_operator(A.gt)
-Tensor.__ge__ = _binary_operator(A.ge)
+Tensor.__eq__ = _binary_operator(A.eq, comparison=True)
+Tensor.__ne__ = _binary_operator(A.ne, comparison=True)
+Tensor.__lt__ = _binary_operator(A.lt, comparison=True)
+Tensor.__le__ = _binary_operator(A.le, comparison=True)
+Tensor.__gt__ = _binary_operator(A.gt, comparison=True)
+Tensor.__ge__ = _binary_operator(A.ge, comparison=True)
 Tensor.__hash__ = object.__hash__
 Tensor.__getitem__ = I.getitem
 Tensor.__setitem__ = I.setitem
@@ -156,8 +164,8 @@ Tensor.H = _T
 
 def _inplace_binary(op, name):
     def method(self, other, *, alpha=1):
+        A.check_operands(name, self, other, alpha)
         if alpha != 1:
-            A._check_alpha(self._data, alpha)
             return D.inplace(op, name, self, other, {"alpha": alpha})
         return D.inplace(op, name, self, other)
     method.__name__ = name + "_"

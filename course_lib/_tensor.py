@@ -32,6 +32,11 @@ from .autograd import grad_mode
 
 __all__ = ["Tensor", "wrap"]
 
+# PyTorch gives inf and nan silently (1 / 0, log(0), float16 overflow); NumPy warns.  Its floating-point
+# warnings are silenced for course_lib's own computations only (warnings raised from course_lib's
+# modules), so a learner's NumPy code still warns as usual.
+warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"course_lib(\.|$)")
+
 _new = object.__new__
 _new_size = tuple.__new__      # a Size from an array's shape, which holds ints already
 
@@ -319,6 +324,10 @@ class Tensor:
     def __array__(self, dtype=None, copy=None):
         a = self.numpy()        # PyTorch's __array__ is numpy(): same errors (CUDA, requires grad)
         return a if dtype is None else a.astype(dtype, copy=False)
+
+    def __array_wrap__(self, array, context=None, return_scalar=False):
+        """NumPy's result of an operation involving this tensor (``t + ndarray``, ``np.exp(t)``) as a tensor."""
+        return wrap(array if array.__class__ is np.ndarray else np.asarray(array))
 
     def __reduce_ex__(self, protocol):
         return (_rebuild, (to_numpy(self._data).copy(), self._requires_grad))

@@ -60,6 +60,8 @@ def outcome(code, engine):
     exc = None
     with warnings.catch_warnings(record=True) as caught, contextlib.redirect_stdout(out):
         warnings.simplefilter("always")
+        # course_lib's own filter (see course_lib/_tensor.py), which "always" would override
+        warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"course_lib(\.|$)")
         try:
             exec(_as_statements(code), {"torch": engine, "np": np, "__name__": "snippet"})
         except Exception as e:  # noqa: BLE001 - the exception is the result

@@ -29,7 +29,7 @@ class Add(Op):
 
     def forward(ctx, a, b, alpha=1):
         ctx.alpha = alpha
-        return a + b if alpha == 1 else a + b * alpha
+        return a + b if alpha == 1 else (a + b * alpha).astype(a.dtype, copy=False)
 
     def backward(ctx, grad):
         return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha)
@@ -40,9 +40,6 @@ class Sub(Op):
     inplace_ufunc = np.subtract
 
     def forward(ctx, a, b, alpha=1):
-        if a.dtype.kind == "b":
-            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                               "Use the `^` or `logical_xor()` operator instead.")
         ctx.alpha = alpha
         return a - b if alpha == 1 else a - b * alpha
 
@@ -244,9 +241,9 @@ class PowTensor(Op):
     saved_names = ("self", "exponent", "result")
 
     def forward(ctx, a, b):
-        if a.dtype.kind in "iu" and np.any(b < 0):
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
-        result = a ** b
+        if a.dtype.kind == "b":
+            raise NotImplementedError('"pow" not implemented for \'Bool\'')
+        result = _int_power(a, b) if a.dtype.kind in "iu" else a ** b
         ctx.save_for_backward(a, b, result)
         return result
 
@@ -259,6 +256,18 @@ class PowTensor(Op):
         if ctx.needs_input_grad[1]:
             gb = _exponent_grad(xp, grad, a, b, result)
         return ga, gb
+
+
+def _int_power(base, exponent):
+    """Integer ``base ** exponent`` as C computes it: a negative exponent gives 0 (or 1, -1 for bases 1, -1)
+    instead of NumPy's error."""
+    xp = _xp(base)
+    if not (exponent < 0).any():
+        return base ** exponent
+    positive = base ** xp.where(exponent < 0, 0, exponent)
+    flips = xp.where(exponent % 2 == 0, 1, -1).astype(base.dtype)
+    return xp.where(exponent >= 0, positive, xp.where(base == 1, 1, xp.where(base == -1, flips, 0))).astype(
+        positive.dtype)
 
 
 def _exponent_grad(xp, grad, base, exponent, result):
@@ -274,9 +283,10 @@ class RPow(Op):
 
     def forward(ctx, exponent, base):
         """``base`` is a Python number (keyword argument): the node has one input edge."""
-        if exponent.dtype.kind in "iu" and np.any(exponent < 0) and isinstance(base, (int, np.integer)):
-            raise RuntimeError("Integers to negative integer powers are not allowed.")
-        result = base ** exponent
+        if exponent.dtype.kind in "iu":
+            result = _int_power(_xp(exponent).asarray(base, dtype=exponent.dtype), exponent)
+        else:
+            result = base ** exponent
         ctx.save_for_backward(exponent, result)
         ctx.base = base
         return result
@@ -387,8 +397,29 @@ def _xp(array):
 # Public functions (torch.add, ...) and the Tensor operators built on them
 # ---------------------------------------------------------------------------
 
-def _check_alpha(x, alpha):
-    if isinstance(alpha, float) and x.dtype.kind in "iub":
+def check_operands(name, a, b, alpha=1):
+    """PyTorch's checks of ``add``/``sub`` (and their in-place forms) on tensor ``a`` and ``b`` (a tensor or number).
+
+    Raises:
+        RuntimeError: a bool operand in a subtraction; a bool ``alpha`` for a non-bool result; a float
+            ``alpha`` for an integer result (PyTorch's messages).
+    """
+    if name == "sub":
+        a_bool = a._data.dtype.kind == "b"
+        b_bool = b._data.dtype.kind == "b" if isinstance(b, Tensor) else isinstance(b, (bool, np.bool_))
+        if a_bool and b_bool:
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
+                               "Use the `^` or `logical_xor()` operator instead.")
+        if a_bool or b_bool:
+            raise RuntimeError("Subtraction, the `-` operator, with a bool tensor is not supported. If you are "
+                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+    if alpha.__class__ is int and alpha == 1:
+        return
+    D.make_scalar(alpha, np.dtype(np.float64))        # a Python int too big for PyTorch's Scalar raises
+    result = _dtype.result_type(a, b) if isinstance(b, (Tensor, int, float, bool, np.number)) else a.dtype
+    if isinstance(alpha, (bool, np.bool_)) and result is not _dtype.bool:
+        raise RuntimeError("Boolean alpha only supported for Boolean results.")
+    if isinstance(alpha, (float, np.floating)) and result._kind != "f":
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
 
 
@@ -407,7 +438,7 @@ def add(input, other, *, alpha=1, out=None):
         return _into(out, add(input, other, alpha=alpha))
     if not isinstance(input, Tensor):
         input, other = _swap_number(input, other, "add")
-    _check_alpha(input._data, alpha)
+    check_operands("add", input, other, alpha)
     return D.binary(Add, "add", input, other, {"alpha": alpha} if alpha != 1 else None)
 
 
@@ -421,7 +452,7 @@ def sub(input, other, *, alpha=1, out=None):
         return _into(out, sub(input, other, alpha=alpha))
     if not isinstance(input, Tensor):
         return rsub(other, input, alpha=alpha)
-    _check_alpha(input._data, alpha)
+    check_operands("sub", input, other, alpha)
     return D.binary(Sub, "sub", input, other, {"alpha": alpha} if alpha != 1 else None)
 
 
@@ -432,13 +463,11 @@ def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (PyTorch's reversed subtraction)."""
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
+    check_operands("sub", input, other)
     x = input._data
     dt = D.scalar_dtype(x.dtype, other)
     if x.dtype != dt:
         x = x.astype(dt)
-    if x.dtype.kind == "b":
-        raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. "
-                           "Use the `^` or `logical_xor()` operator instead.")
     if alpha != 1:
         return sub(mul(input, alpha), other).neg()
     return D.record(Rsub, (input,), (x,), {"other": D.make_scalar(other, dt)})
@@ -530,6 +559,7 @@ def pow(input, exponent, *, out=None):
         return D.binary(PowTensor, "pow", input, exponent)
     if not D.is_number(exponent):
         raise D._type_error("pow", exponent, arg="exponent")
+    D.make_scalar(exponent, np.dtype(np.float64))     # a Python int too big for PyTorch's Scalar raises
     x = input._data
     dt = D.scalar_dtype(x.dtype, exponent)
     if x.dtype != dt:
@@ -611,13 +641,23 @@ def equal(input, other):
 
 
 def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """Element-wise ``|input - other| <= atol + rtol * |other|``. Mirrors ``torch.isclose``."""
+    """Element-wise ``|input - other| <= atol + rtol * |other|``. Mirrors ``torch.isclose``.
+
+    Raises:
+        RuntimeError: tensors of different dtypes ("Float did not match Double"), shapes that do not broadcast.
+    """
+    if input._data.dtype != other._data.dtype:
+        raise RuntimeError(f"{input.dtype._short_name} did not match {other.dtype._short_name}")
     x, y = D.align(input, other)
     return D.wrap(D.as_array(_xp(x).isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)))
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
-    """True if all elements are close (see ``isclose``). Mirrors ``torch.allclose``."""
+    """True if all elements are close (see ``isclose``). Mirrors ``torch.allclose``.
+
+    Raises:
+        RuntimeError: tensors of different dtypes, shapes that do not broadcast.
+    """
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 

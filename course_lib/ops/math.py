@@ -348,7 +348,11 @@ class Where(Op):
 
 def _rounding(name, fn):
     def forward(ctx, a):
-        return fn(_xp(a), a) if a.dtype.kind == "f" else a.copy()
+        if a.dtype.kind == "f":
+            return fn(_xp(a), a)
+        if a.dtype.kind == "b":
+            raise NotImplementedError(f'"{name.lower()}_vml_cpu" not implemented for \'Bool\'')
+        return a.copy()                  # integers are already whole
 
     def backward(ctx, grad):
         return (_xp(grad).zeros_like(grad),)     # zero almost everywhere (PyTorch's formula)
@@ -360,7 +364,14 @@ Floor = _rounding("Floor", lambda xp, a: xp.floor(a))
 Ceil = _rounding("Ceil", lambda xp, a: xp.ceil(a))
 Round = _rounding("Round", lambda xp, a: xp.round(a))
 Trunc = _rounding("Trunc", lambda xp, a: xp.trunc(a))
-Sign = _rounding("Sign", lambda xp, a: xp.sign(a))
+class Sign(Op):
+    node_name = "SignBackward0"
+
+    def forward(ctx, a):
+        return _xp(a).sign(a) if a.dtype.kind != "b" else a.copy()
+
+    def backward(ctx, grad):
+        return (_xp(grad).zeros_like(grad),)     # zero almost everywhere (PyTorch's formula)
 
 
 class RoundDecimals(Op):
@@ -454,11 +465,21 @@ def clamp(input, min=None, max=None, *, out=None):
     Raises:
         RuntimeError: when both bounds are None.
     """
+    from .. import _dtype
+    if not all(b is None or isinstance(b, Tensor) or D.is_number(b) for b in (min, max)):
+        from .._arguments import Signature, invalid_arguments
+        kwargs = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
+        raise invalid_arguments("clamp", (Signature("(Tensor min = None, Tensor max = None)"),
+                                          Signature("(Number min = None, Number max = None)")), (), kwargs)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        from .. import _dtype
+        from .._broadcast import broadcast_shape
         bounds = [b for b in (min, max) if b is not None]
+        shape = input._data.shape
+        for b in bounds:
+            if isinstance(b, Tensor):
+                shape = broadcast_shape(shape, b._data.shape)
         dt = _dtype.result_type(input, *bounds)
         xs = [input._data.astype(dt.numpy_dtype, copy=False)]
         for b in (min, max):
@@ -473,8 +494,9 @@ def clamp(input, min=None, max=None, *, out=None):
                 dt = D.scalar_dtype(x.dtype, b)
                 if dt != x.dtype:
                     x = x.astype(dt)
-        lo = None if min is None else D.make_scalar(min, x.dtype)
-        hi = None if max is None else D.make_scalar(max, x.dtype)
+        dt = _dtype._BY_NUMPY[x.dtype]
+        lo = None if min is None else x.dtype.type(_dtype.checked_value(min, dt))
+        hi = None if max is None else x.dtype.type(_dtype.checked_value(max, dt))
         result = D.record(Clamp, (input,), (x,), {"lo": lo, "hi": hi})
     if out is not None:
         from .arithmetic import _into

@@ -30,7 +30,10 @@ def _xp(a):
 # ---------------------------------------------------------------------------
 
 class _ReturnType(tuple):
-    _fields = ("values", "indices")
+    """A ``(values, indices)`` pair with names, printed as PyTorch prints its ``torch.return_types``."""
+
+    n_fields = n_sequence_fields = 2
+    n_unnamed_fields = 0
     _name = ""
 
     def __new__(cls, values, indices):
@@ -48,16 +51,15 @@ class _ReturnType(tuple):
         return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
 
+def _return_type(name):
+    return type(name, (_ReturnType,), {"_name": name, "__slots__": (), "__module__": "torch.return_types"})
+
+
 class return_types:
     """Named-tuple result types, as ``torch.return_types``."""
 
-    max = type("max", (_ReturnType,), {"_name": "max", "__slots__": ()})
-    min = type("min", (_ReturnType,), {"_name": "min", "__slots__": ()})
-    sort = type("sort", (_ReturnType,), {"_name": "sort", "__slots__": ()})
-    topk = type("topk", (_ReturnType,), {"_name": "topk", "__slots__": ()})
-    mode = type("mode", (_ReturnType,), {"_name": "mode", "__slots__": ()})
-    median = type("median", (_ReturnType,), {"_name": "median", "__slots__": ()})
-    kthvalue = type("kthvalue", (_ReturnType,), {"_name": "kthvalue", "__slots__": ()})
+    max, min, sort, topk = _return_type("max"), _return_type("min"), _return_type("sort"), _return_type("topk")
+    mode, median, kthvalue = _return_type("mode"), _return_type("median"), _return_type("kthvalue")
 
 
 # ---------------------------------------------------------------------------
@@ -70,7 +72,7 @@ def normalize_dims(dim, ndim):
     Raises:
         IndexError: a dim out of range; RuntimeError: a dim given twice.
     """
-    if dim is None:
+    if dim is None or isinstance(dim, (list, tuple)) and not dim:      # no dims: all of them, as in PyTorch
         return tuple(range(ndim))
     if isinstance(dim, (list, tuple)):
         axes = []
@@ -80,7 +82,38 @@ def normalize_dims(dim, ndim):
                 raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
             axes.append(a)
         return tuple(sorted(axes)) if ndim else ()
-    return (wrap_dim(dim, ndim),) if ndim else ()
+    a = wrap_dim(dim, ndim)
+    return (a,) if ndim else ()
+
+
+def _signatures(*texts):
+    from .._arguments import Signature
+    return tuple(Signature(t) for t in texts)
+
+
+_SUM = ("(*, torch.dtype dtype = None)", "(tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None)")
+_PROD = ("(*, torch.dtype dtype = None)", "(int dim, bool keepdim = False, *, torch.dtype dtype = None)")
+_MAX = ("()", "(Tensor other)", "(int dim, bool keepdim = False)")
+_ARG = ("(int dim = None, bool keepdim = False)",)
+_VAR = ("(tuple of ints dim, bool unbiased = True, bool keepdim = False)",
+        "(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)", "(bool unbiased = True)")
+_ALL = ("()", "(tuple of ints dim = None, bool keepdim = False)", "(int dim, bool keepdim = False)")
+
+
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _check_args(name, texts, dim, keepdim, ints_only=False, none_ok=True):
+    """``dim`` (None, an int or, unless ``ints_only``, a tuple of ints) and ``keepdim`` (a bool), or the
+    TypeError PyTorch raises, as if they were given by position."""
+    ok_dim = (dim is None and none_ok) or _is_int(dim) or (
+        not ints_only and isinstance(dim, (tuple, list)) and builtins.all(_is_int(d) for d in dim))
+    if ok_dim and isinstance(keepdim, (bool, np.bool_)):
+        return
+    from .._arguments import invalid_arguments
+    args = (dim,) if keepdim is False else (dim, keepdim)
+    raise invalid_arguments(name, _signatures(*texts), args)
 
 
 def _expand_back(grad, shape, axes, keepdim):
@@ -109,10 +142,11 @@ def _total(a, axes=None, keepdims=False):
 
 
 def _average(a, axes, keepdims):
-    """``sum / count`` in ``a``'s dtype (nan for no elements), PyTorch's mean."""
+    """``sum / count`` (nan for no elements), PyTorch's mean; float16 in float32, then rounded."""
     count = int(np.prod([a.shape[i] for i in axes])) if axes is not None else a.size
+    acc = np.dtype(np.float32) if a.dtype == np.float16 else a.dtype
     with np.errstate(invalid="ignore", divide="ignore"):
-        return _reduced(_total(a, axes, keepdims) / a.dtype.type(count))
+        return _reduced((a.sum(axis=axes, keepdims=keepdims, dtype=acc) / acc.type(count)).astype(a.dtype))
 
 
 class Sum(Op):
@@ -182,7 +216,7 @@ class Prod(Op):
     saved_names = ("self", "result")
 
     def forward(ctx, a, dtype=None):
-        result = D.as_array(a.prod(dtype=dtype))
+        result = D.as_array(a.prod(dtype=a.dtype))
         ctx.save_for_backward(a, result)
         return result
 
@@ -437,55 +471,76 @@ class CumSum(Op):
 # Public functions
 # ---------------------------------------------------------------------------
 
-def _sum_dtype(x, dtype):
+_ALL_ELEMENTS = object()      # prod() / max() / min() without a dim: all elements (None would be an error)
+
+
+def _sum_dtype(x, dtype, name):
+    dtype = _dtype.as_dtype(dtype, name)
     if dtype is not None:
         return dtype.numpy_dtype
     return np.dtype(np.int64) if x.dtype.kind in "biu" else x.dtype
 
 
 def sum(input, dim=None, keepdim=False, *, dtype=None):
-    """Sum of all elements, or along ``dim`` (int or tuple). Mirrors ``torch.sum``.
+    """Sum of all elements, or along ``dim`` (an int or a tuple; ``()`` means all). Mirrors ``torch.sum``.
 
-    Integer and bool tensors sum to int64.  ``keepdim=True`` keeps the
-    reduced dimensions with size 1.
+    Integer and bool tensors sum to int64 unless ``dtype`` is given (the
+    input is converted to it first).  ``keepdim=True`` keeps the reduced
+    dimensions with size 1.  float16 is accumulated in float32.
 
     Raises:
         IndexError: ``dim`` out of range. RuntimeError: a dim listed twice.
+        TypeError: arguments of other types (PyTorch's message).
     """
+    _check_args("sum", _SUM, dim, keepdim)
     x = input._data
-    rdt = _sum_dtype(x, dtype)
+    rdt = _sum_dtype(x, dtype, "sum")
     if x.dtype != rdt:
         x = x.astype(rdt)
-    if dim is None:
-        if keepdim:
-            return D.record(SumDim, (input,), (x,), {"axes": tuple(range(x.ndim)), "keepdim": True})
+    if dim is None and not keepdim:
         return D.record(Sum, (input,), (x,))
-    axes = normalize_dims(dim, x.ndim)
-    return D.record(SumDim, (input,), (x,), {"axes": axes, "keepdim": keepdim})
+    return D.record(SumDim, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})
 
 
 def mean(input, dim=None, keepdim=False, *, dtype=None):
-    """Average of all elements, or along ``dim``. Mirrors ``torch.mean``.
+    """Average of all elements, or along ``dim`` (an int or a tuple; ``()`` means all). Mirrors ``torch.mean``.
 
     Raises:
-        RuntimeError: on integer tensors (PyTorch's message; convert with ``.float()``).
+        RuntimeError: on integer tensors or an integer ``dtype`` (PyTorch's messages; convert with ``.float()``).
+        IndexError: ``dim`` out of range. TypeError: arguments of other types.
     """
+    _check_args("mean", _SUM, dim, keepdim)
     x = input._data
-    if dtype is not None:
-        x = x.astype(dtype.numpy_dtype)
-    if x.dtype.kind != "f":
+    dt = _dtype.as_dtype(dtype, "mean")
+    if dt is not None and dt._kind != "f":
+        raise RuntimeError("mean(): could not infer output dtype. Optional dtype must be either a floating point or "
+                           f"complex dtype. Got: {dt._short_name}")
+    if dt is None and x.dtype.kind != "f":
         raise RuntimeError("mean(): could not infer output dtype. Input dtype must be either a floating "
                            f"point or complex dtype. Got: {_dtype._BY_NUMPY[x.dtype]._short_name}")
+    if dt is not None:
+        x = x.astype(dt.numpy_dtype)
     if dim is None and not keepdim:
         return D.record(Mean, (input,), (x,))
-    axes = normalize_dims(dim, x.ndim)
-    return D.record(MeanDim, (input,), (x,), {"axes": axes, "keepdim": keepdim})
+    return D.record(MeanDim, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})
 
 
-def prod(input, dim=None, keepdim=False, *, dtype=None):
-    """Product of all elements, or along one ``dim``. Mirrors ``torch.prod``."""
+def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None):
+    """Product of all elements, or along one ``dim``. Mirrors ``torch.prod``.
+
+    Integer and bool tensors multiply in int64 unless ``dtype`` is given.
+
+    Raises:
+        IndexError: ``dim`` out of range. TypeError: a tuple of dims, or other types.
+    """
+    if dim is None:
+        from .._arguments import invalid_arguments
+        raise invalid_arguments("prod", _signatures(*_PROD), (), {"dim": None})
+    if dim is _ALL_ELEMENTS:
+        dim = None
+    _check_args("prod", _PROD, dim, keepdim, ints_only=True)
     x = input._data
-    rdt = _sum_dtype(x, dtype)
+    rdt = _sum_dtype(x, dtype, "prod")
     if x.dtype != rdt:
         x = x.astype(rdt)
     if dim is None:
@@ -500,6 +555,7 @@ def _extreme(input, dim, keepdim, largest, name):
     if isinstance(dim, Tensor):
         from .arithmetic import maximum, minimum
         return maximum(input, dim) if largest else minimum(input, dim)
+    _check_args(name, _MAX, dim, keepdim, ints_only=True)
     x = input._data
     if dim is None:
         if x.size == 0:
@@ -517,20 +573,38 @@ def _extreme(input, dim, keepdim, largest, name):
     return getattr(return_types, name)(values, indices)
 
 
-def max(input, dim=None, keepdim=False):
+def _extreme_of(input, dim, keepdim, largest, name):
+    if dim is _ALL_ELEMENTS:
+        if keepdim is not None:
+            from .._arguments import invalid_arguments
+            raise invalid_arguments(name, _signatures(*_MAX), (), {"keepdim": keepdim})
+        dim = None
+    elif dim is None:
+        from .._arguments import invalid_arguments
+        raise invalid_arguments(name, _signatures(*_MAX), (), {"dim": None})
+    return _extreme(input, dim, bool(keepdim) if keepdim is not None else False, largest, name)
+
+
+def max(input, dim=_ALL_ELEMENTS, keepdim=None):
     """The largest element; with ``dim``, a named tuple ``(values, indices)`` along it. Mirrors ``torch.max``.
 
     ``max(a, b)`` with a tensor second argument is ``maximum(a, b)``.
 
     Raises:
         RuntimeError: ``max()`` of an empty tensor. IndexError: ``dim`` out of range.
+        TypeError: ``keepdim`` without ``dim``, a tuple of dims, other types (PyTorch's messages).
     """
-    return _extreme(input, dim, keepdim, True, "max")
+    return _extreme_of(input, dim, keepdim, True, "max")
 
 
-def min(input, dim=None, keepdim=False):
-    """The smallest element; with ``dim``, ``(values, indices)``. Mirrors ``torch.min``."""
-    return _extreme(input, dim, keepdim, False, "min")
+def min(input, dim=_ALL_ELEMENTS, keepdim=None):
+    """The smallest element; with ``dim``, ``(values, indices)``. Mirrors ``torch.min``.
+
+    Raises:
+        RuntimeError: ``min()`` of an empty tensor. IndexError: ``dim`` out of range.
+        TypeError: ``keepdim`` without ``dim``, a tuple of dims, other types (PyTorch's messages).
+    """
+    return _extreme_of(input, dim, keepdim, False, "min")
 
 
 def _amax_amin(op, name, input, dim, keepdim):
@@ -564,33 +638,42 @@ def amin(input, dim=(), keepdim=False):
 
 
 def _arg(input, dim, keepdim, largest):
+    name = "argmax" if largest else "argmin"
+    _check_args(name, _ARG, dim, keepdim, ints_only=True)
     x = input._data
     xp = _xp(x)
-    fn = xp.argmax if largest else xp.argmin
-    if x.size == 0:
-        name = "argmax" if largest else "argmin"
-        raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+    if x.dtype.kind == "b":
+        raise RuntimeError(f"{name}(): does not support bool input")
     if dim is None:
-        r = fn(x.reshape(-1))
-        if keepdim:
-            return wrap(D.as_array(xp.asarray(r, dtype=np.int64).reshape((1,) * x.ndim)))
-        return wrap(D.as_array(xp.asarray(r, dtype=np.int64)))
+        if x.size == 0:
+            raise IndexError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0.")
+        r = (xp.argmax if largest else xp.argmin)(x.reshape(-1))
+        return wrap(D.as_array(xp.asarray(r, dtype=np.int64).reshape((1,) * x.ndim if keepdim else ())))
     axis = wrap_dim(dim, x.ndim)
     if x.ndim == 0:
         return wrap(xp.zeros((), dtype=np.int64))
-    r = fn(x, axis=axis)
-    if keepdim:
-        r = xp.expand_dims(r, axis)
-    return wrap(D.as_array(xp.asarray(r, dtype=np.int64)))
+    if x.shape[axis] == 0:
+        raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
+    r = (xp.argmax if largest else xp.argmin)(x, axis=axis, keepdims=keepdim)
+    return wrap(_reduced(r.astype(np.int64)))
 
 
 def argmax(input, dim=None, keepdim=False):
-    """Index of the largest element (in the flattened tensor, or along ``dim``); int64. Mirrors ``torch.argmax``."""
+    """Index of the largest element (in the flattened tensor, or along ``dim``); int64; the first one of
+    ties. Mirrors ``torch.argmax``.
+
+    Raises:
+        RuntimeError: a bool tensor. IndexError: no elements to choose from, ``dim`` out of range.
+    """
     return _arg(input, dim, keepdim, True)
 
 
 def argmin(input, dim=None, keepdim=False):
-    """Index of the smallest element; int64. Mirrors ``torch.argmin``."""
+    """Index of the smallest element; int64. Mirrors ``torch.argmin``.
+
+    Raises:
+        RuntimeError: a bool tensor. IndexError: no elements to choose from, ``dim`` out of range.
+    """
     return _arg(input, dim, keepdim, False)
 
 
@@ -605,12 +688,19 @@ def _correction(unbiased, correction):
 def _var_std(op, input, dim, unbiased, keepdim, correction, name):
     if isinstance(dim, bool):             # std(unbiased) positional form
         unbiased, dim = dim, None
+    if unbiased is not None and correction is not None:
+        from .._arguments import invalid_arguments
+        raise invalid_arguments(name, _signatures(*_VAR), (), {"correction": correction, "unbiased": unbiased})
+    _check_args(name, _VAR, dim, keepdim)
     x = input._data
     if x.dtype.kind != "f":
         raise RuntimeError("std and var only support floating point and complex dtypes")
     corr = _correction(unbiased, correction)
     axes = normalize_dims(dim, x.ndim) if dim is not None else ()
-    n = int(np.prod([x.shape[i] for i in axes])) if dim is not None else x.size
+    kept = int(np.prod([n for i, n in enumerate(x.shape) if i not in axes])) if dim is not None else 1
+    n = x.size // kept if kept else 0          # PyTorch's "reduction factor": input numel / output numel
+    if dim is None and keepdim:
+        axes = tuple(range(x.ndim))
     if n - corr <= 0:
         import warnings
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
@@ -637,20 +727,22 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
     return _var_std(Std, input, dim, unbiased, keepdim, correction, "std")
 
 
-def all(input, dim=None, keepdim=False):
-    """True if every element is non-zero (along ``dim``); a bool tensor. Mirrors ``torch.all``."""
+def _truth(name, reduce, input, dim, keepdim):
+    _check_args(name, _ALL, dim, keepdim)
     x = input._data
-    if dim is None:
-        return wrap(D.as_array(x.all()))
-    return wrap(D.as_array(x.all(axis=wrap_dim(dim, x.ndim), keepdims=keepdim)))
+    out = reduce(x != 0 if x.dtype.kind != "b" else x,
+                 axis=None if dim is None else normalize_dims(dim, x.ndim), keepdims=keepdim)
+    return wrap(_reduced(out.astype(np.uint8) if x.dtype == np.uint8 else out))   # uint8 stays uint8
+
+
+def all(input, dim=None, keepdim=False):
+    """True if every element is non-zero (along ``dim``); a bool tensor (uint8 for uint8). Mirrors ``torch.all``."""
+    return _truth("all", lambda a, **kw: a.all(**kw), input, dim, keepdim)
 
 
 def any(input, dim=None, keepdim=False):
-    """True if some element is non-zero (along ``dim``); a bool tensor. Mirrors ``torch.any``."""
-    x = input._data
-    if dim is None:
-        return wrap(D.as_array(x.any()))
-    return wrap(D.as_array(x.any(axis=wrap_dim(dim, x.ndim), keepdims=keepdim)))
+    """True if some element is non-zero (along ``dim``); a bool tensor (uint8 for uint8). Mirrors ``torch.any``."""
+    return _truth("any", lambda a, **kw: a.any(**kw), input, dim, keepdim)
 
 
 def count_nonzero(input, dim=None):
@@ -683,7 +775,7 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 def cumsum(input, dim, *, dtype=None):
     """Running sums along ``dim``. Mirrors ``torch.cumsum``."""
     x = input._data
-    rdt = _sum_dtype(x, dtype)
+    rdt = _sum_dtype(x, dtype, "cumsum")
     if x.dtype != rdt:
         x = x.astype(rdt)
     axis = wrap_dim(dim, x.ndim)

@@ -1,0 +1,673 @@
+"""Operations, forward: element-wise arithmetic and its dtype rules, comparisons, logical and bitwise ops,
+math functions (to PyTorch's last printed digit, float16 too), clamp/where, reductions with dim/keepdim
+and their named-tuple results, matrix products with PyTorch's 1-D/2-D/batched rules, and the errors of
+all of them, compared with PyTorch."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+from torch_compare import assert_same, cases
+
+CASES = r"""
+torch.tensor([1, 2]) + 1
+torch.tensor([1, 2]) + 1.5
+torch.tensor([1, 2]) + True
+torch.tensor([True, False]) + True
+torch.tensor([True, False]) + 1
+torch.tensor([True, False]) + 1.5
+torch.tensor([True, False]) * torch.tensor([True, True])
+torch.tensor([True, False]) - torch.tensor([True, True])
+torch.tensor([True, False]) - 1
+1 - torch.tensor([True, False])
+-torch.tensor([True, False])
+torch.tensor([1, 2], dtype=torch.int8) + 1000
+torch.tensor([1, 2], dtype=torch.uint8) + 300
+torch.tensor([1, 2], dtype=torch.uint8) - 3
+torch.tensor([1, 2], dtype=torch.int8) * 100
+torch.tensor([100], dtype=torch.int8) + torch.tensor([100], dtype=torch.int8)
+torch.tensor([1, 2], dtype=torch.int32) + torch.tensor(1)
+torch.tensor([1, 2], dtype=torch.int32) + torch.tensor(1.5)
+torch.tensor([1, 2], dtype=torch.int32) + torch.tensor(1.5, dtype=torch.float64)
+torch.tensor([1.0, 2], dtype=torch.float16) + torch.tensor(1.5, dtype=torch.float64)
+torch.tensor([1.0, 2], dtype=torch.float16) + 1e5
+torch.tensor([1.0, 2], dtype=torch.float16) * 1e5
+torch.tensor([1, 2], dtype=torch.uint8) + torch.tensor([1, 2], dtype=torch.int8)
+torch.tensor([1, 2], dtype=torch.uint8) + torch.tensor(1, dtype=torch.int8)
+torch.tensor(1, dtype=torch.uint8) + torch.tensor(1, dtype=torch.int8)
+torch.tensor(1) + torch.tensor(1.5)
+torch.tensor(1) + 1.5
+torch.tensor(1, dtype=torch.int8) + 1.5
+torch.tensor(True) + 1
+torch.tensor([1, 2], dtype=torch.int64) + torch.tensor([1.5], dtype=torch.float16)
+torch.tensor([1.5, 2]) + torch.tensor([1, 2], dtype=torch.float64)
+torch.tensor([1, 2]) / torch.tensor([2, 4])
+torch.tensor([1, 2]) / 2
+torch.tensor([1, 2], dtype=torch.int8) / 2
+torch.tensor([1, 2]) / 2.0
+torch.tensor([1, 2], dtype=torch.float64) / 2
+torch.tensor([True, False]) / 2
+torch.tensor([1, 2]) / 0
+torch.tensor([-1, 0, 1]) / 0
+torch.tensor([-1.0, 0, 1]) / 0
+torch.tensor([1, 2], dtype=torch.float16) / 3
+torch.tensor([5, -5]) // 2
+torch.tensor([5, -5]) // 2.0
+torch.tensor([5.5, -5.5]) // 2
+torch.tensor([5, -5]) // torch.tensor([2, -2])
+torch.tensor([5, -5]) // 0
+torch.tensor([5.0, -5]) // 0
+torch.tensor([5, -5]) % 3
+torch.tensor([5, -5]) % -3
+torch.tensor([5.5, -5.5]) % 2
+torch.tensor([5, -5]) % 0
+torch.tensor([5.0, -5]) % 0
+torch.fmod(torch.tensor([5, -5]), 3)
+torch.fmod(torch.tensor([5.5, -5.5]), 2)
+torch.remainder(torch.tensor([5, -5]), 3)
+torch.remainder(5, torch.tensor([3, -3]))
+torch.tensor([2, 3]) ** 2
+torch.tensor([2, 3]) ** 2.0
+torch.tensor([2, 3]) ** 0.5
+torch.tensor([2, 3]) ** -1
+torch.tensor([2.0, 3]) ** -1
+torch.tensor([2, 3]) ** torch.tensor([2, 3])
+torch.tensor([2, 3]) ** torch.tensor([2.0, 3])
+torch.tensor([2, 3]) ** torch.tensor([-1, 3])
+2 ** torch.tensor([2, 3])
+2.0 ** torch.tensor([2, 3])
+2 ** torch.tensor([2.0, 3])
+2 ** torch.tensor([-1, 3])
+torch.tensor([True, False]) ** 2
+torch.tensor([-8.0]) ** (1/3)
+torch.pow(torch.tensor([2, 3]), 3)
+torch.pow(2, torch.tensor([2, 3]))
+torch.tensor([1, 2], dtype=torch.int32) ** 2
+torch.tensor([1.5, 2], dtype=torch.float16) ** 2
+torch.tensor([1, 2]).pow(0)
+torch.tensor([0.0, 1]) ** 0
+1 / torch.tensor([2, 4])
+1 / torch.tensor([0.0, 4])
+1.0 / torch.tensor([2, 4])
+1 // torch.tensor([2, 4])
+10 % torch.tensor([3, 4])
+10 - torch.tensor([3, 4])
+10 - torch.tensor([3.0, 4])
+10.5 - torch.tensor([3, 4])
+10 * torch.tensor([3, 4])
+1.5 * torch.tensor([3, 4])
+1.5 + torch.tensor([3, 4])
+True + torch.tensor([3, 4])
+-torch.tensor([1, 2])
+-torch.tensor([1, 2], dtype=torch.uint8)
++torch.tensor([1, 2])
+abs(torch.tensor([-1, 2]))
+~torch.tensor([True, False])
+~torch.tensor([1, 2])
+~torch.tensor([1.0, 2])
+torch.tensor([1, 2]) & torch.tensor([3, 1])
+torch.tensor([True, False]) | torch.tensor([False, False])
+torch.tensor([True, False]) ^ True
+torch.tensor([1.0]) & torch.tensor([1.0])
+torch.tensor([1, 2]) & 1.5
+torch.tensor([1, 2]) == 1
+torch.tensor([1, 2]) == 1.0
+torch.tensor([1, 2]) == torch.tensor([1.0, 2.5])
+torch.tensor([1, 2]) < 1.5
+torch.tensor([1, 2]) != torch.tensor([1])
+torch.tensor([1, 2]) == "a"
+torch.tensor([1, 2]) == None
+torch.tensor([1, 2]) != None
+torch.tensor([1, 2]) < None
+torch.eq(torch.tensor([1, 2]), 1)
+torch.ge(torch.tensor([1, 2]), torch.tensor([2]))
+torch.tensor([1, 2]).eq(2)
+torch.tensor([1.0, float("nan")]) == torch.tensor([1.0, float("nan")])
+torch.equal(torch.tensor([1, 2]), torch.tensor([1.0, 2.0]))
+torch.equal(torch.tensor([1, 2]), torch.tensor([1, 2, 3]))
+torch.equal(torch.tensor([1, 2]), torch.tensor([[1, 2]]))
+torch.allclose(torch.tensor([1.0, 2]), torch.tensor([1.0, 2.000001]))
+torch.allclose(torch.tensor([1, 2]), torch.tensor([1.0, 2.0]))
+torch.isclose(torch.tensor([1.0, 2]), torch.tensor([1.0, 2.1]))
+torch.tensor([1, 2]).add(1, alpha=2)
+torch.tensor([1, 2]).add(1, alpha=2.5)
+torch.tensor([1.0, 2]).add(1, alpha=2.5)
+torch.tensor([1.0, 2]).sub(torch.tensor([1.0, 1]), alpha=3)
+torch.add(torch.tensor([1, 2]), torch.tensor([1, 2]), alpha=True)
+torch.mul(torch.tensor([1, 2]), 2.5)
+torch.div(torch.tensor([1, 2]), 2, rounding_mode="floor")
+torch.div(torch.tensor([1.5, -2.5]), 2, rounding_mode="trunc")
+torch.div(torch.tensor([1, 2]), 2, rounding_mode="round")
+torch.div(torch.tensor([1, 2]), 0, rounding_mode="floor")
+torch.div(torch.tensor([1, 2]), 0, rounding_mode="trunc")
+torch.div(torch.tensor([-7, 7]), torch.tensor([2, -2]), rounding_mode="trunc")
+torch.div(torch.tensor([1, 2], dtype=torch.int32), 2.5, rounding_mode="floor")
+torch.true_divide(torch.tensor([1, 2]), 2)
+torch.floor_divide(torch.tensor([7, -7]), 2)
+torch.neg(torch.tensor([1, -2]))
+torch.reciprocal(torch.tensor([1, 2]))
+torch.reciprocal(torch.tensor([0.0, 2]))
+torch.tensor([1.0, 2]) + torch.tensor([1.0, 2]).t()
+torch.tensor([[1.0, 2]]) * torch.tensor([[3.0], [4]])
+torch.tensor([1e38]) * 10
+torch.tensor([1e-38]) / 1e10
+torch.tensor([0.1]) + 0.2
+torch.tensor([0.1], dtype=torch.float64) + 0.2
+torch.tensor([1/3]) * 3
+torch.tensor([16777216.0]) + 1
+torch.tensor(2**62) * 4
+torch.tensor([1, 2]) + 2**63
+torch.tensor([1, 2], dtype=torch.int8) + 2**63
+torch.tensor([1.0]) + 2**70
+torch.tensor([1, 2]) + np.int64(5)
+torch.tensor([1, 2]) + np.float64(0.5)
+torch.tensor([1, 2]) + np.float32(0.5)
+torch.tensor([1, 2], dtype=torch.int8) + np.int64(5)
+np.float64(0.5) + torch.tensor([1, 2])
+torch.maximum(torch.tensor([1, 5]), torch.tensor([3, 2]))
+torch.maximum(torch.tensor([1, 5]), torch.tensor([3.5, 2]))
+torch.maximum(torch.tensor([1.0, float("nan")]), torch.tensor([3.0, 2]))
+torch.maximum(torch.tensor([1, 5]), 3)
+torch.minimum(torch.tensor([1, 5]), torch.tensor(3))
+torch.max(torch.tensor([1, 5]), torch.tensor([3, 2]))
+torch.min(torch.tensor([1, 5]), torch.tensor([3.0, 2]))
+torch.tensor([1, 5]).max(torch.tensor([3, 2]))
+torch.tensor([[1.0, 2], [3, 4]]).sum()
+torch.tensor([[1.0, 2], [3, 4]]).sum(0)
+torch.tensor([[1.0, 2], [3, 4]]).sum(1, keepdim=True)
+torch.tensor([[1.0, 2], [3, 4]]).sum((0, 1))
+torch.tensor([[1.0, 2], [3, 4]]).sum([0, 1])
+torch.tensor([[1.0, 2], [3, 4]]).sum(dim=())
+torch.tensor([[1.0, 2], [3, 4]]).sum(dim=[])
+torch.tensor([[1.0, 2], [3, 4]]).sum(2)
+torch.tensor([[1.0, 2], [3, 4]]).sum(-3)
+torch.tensor([[1.0, 2], [3, 4]]).sum((0, 0))
+torch.tensor([[1.0, 2], [3, 4]]).sum((0, -2))
+torch.tensor([[1, 2], [3, 4]]).sum()
+torch.tensor([[1, 2], [3, 4]], dtype=torch.int8).sum()
+torch.tensor([[1, 2], [3, 4]], dtype=torch.uint8).sum(0)
+torch.tensor([True, True]).sum()
+torch.tensor([1, 2]).sum(dtype=torch.float32)
+torch.tensor([1.5, 2]).sum(dtype=torch.int32)
+torch.tensor([1, 2], dtype=torch.float16).sum()
+torch.tensor([0.1] * 10, dtype=torch.float16).sum()
+torch.tensor([0.1] * 1000, dtype=torch.float16).sum()
+torch.full((5000,), 0.1, dtype=torch.float16).sum()
+torch.full((5000,), 0.1, dtype=torch.float16).mean()
+torch.full((3, 2000), 0.1, dtype=torch.float16).sum(1)
+torch.full((2000,), 0.1).sum()
+torch.full((100000,), 0.1).sum()
+torch.full((100000,), 0.1).mean()
+torch.arange(100000, dtype=torch.float32).sum()
+(torch.arange(10000, dtype=torch.float32) / 3).sum()
+(torch.arange(10000, dtype=torch.float32) / 3).mean()
+torch.tensor(5.0).sum()
+torch.tensor(5.0).sum(0)
+torch.tensor(5.0).sum(1)
+torch.tensor(5.0).sum(0, keepdim=True)
+torch.tensor(5.0).mean(0)
+torch.zeros(0).sum()
+torch.zeros(0, 3).sum(0)
+torch.zeros(0, 3).sum(1)
+torch.zeros(0).mean()
+torch.zeros(0, 3).mean(0)
+torch.zeros(0).prod()
+torch.zeros(0).max()
+torch.zeros(0).min()
+torch.zeros(0, 3).max(0)
+torch.zeros(0, 3).max(1)
+torch.zeros(0).argmax()
+torch.zeros(0, 3).argmax(1)
+torch.zeros(0).std()
+torch.zeros(0).var()
+torch.tensor([[1.0, 2], [3, 4]]).mean()
+torch.tensor([[1.0, 2], [3, 4]]).mean(0)
+torch.tensor([[1.0, 2], [3, 4]]).mean((0, 1), keepdim=True)
+torch.tensor([[1, 2], [3, 4]]).mean()
+torch.tensor([[1, 2], [3, 4]]).mean(dtype=torch.float64)
+torch.tensor([[1, 2], [3, 4]]).mean(0, dtype=torch.float32)
+torch.tensor([True]).mean()
+torch.tensor([1.0, 2], dtype=torch.float16).mean()
+torch.mean(torch.tensor([1.0, 2, 4]))
+torch.tensor([[1.0, 2], [3, 4]]).prod()
+torch.tensor([[1.0, 2], [3, 4]]).prod(0)
+torch.tensor([[1.0, 2], [3, 4]]).prod(1, keepdim=True)
+torch.tensor([[1.0, 2], [3, 4]]).prod((0, 1))
+torch.tensor([[1, 2], [3, 4]]).prod()
+torch.tensor([[1, 2], [3, 4]], dtype=torch.int32).prod()
+torch.tensor([True, False]).prod()
+torch.tensor([[1.0, 2], [3, 4]]).max()
+torch.tensor([[1.0, 2], [3, 4]]).max(0)
+torch.tensor([[1.0, 2], [3, 4]]).max(1, keepdim=True)
+torch.tensor([[1.0, 2], [3, 4]]).max(dim=1)
+torch.tensor([[1.0, 2], [3, 4]]).max(dim=1).values
+torch.tensor([[1.0, 2], [3, 4]]).max(dim=1)[1]
+torch.tensor([[1.0, 2], [3, 4]]).min(0)
+torch.tensor([[1.0, 2], [3, 4]]).min(-1).indices
+torch.tensor([[1.0, 2], [3, 4]]).max(2)
+torch.tensor([[1.0, 2], [3, 4]]).max((0, 1))
+torch.tensor([[1.0, 2], [3, 4]]).max(keepdim=True)
+v, i = torch.tensor([[1.0, 5], [3, 4]]).max(1); print(v, i)
+type(torch.tensor([[1.0, 2], [3, 4]]).max(0)).__name__
+torch.tensor([3, 1, 3]).max(0)
+torch.tensor([3, 1, 3]).argmax()
+torch.tensor([1, 3, 3]).argmax()
+torch.tensor([1.0, float("nan"), 3]).max()
+torch.tensor([1.0, float("nan"), 3]).argmax()
+torch.tensor([1.0, float("nan"), 3]).max(0)
+torch.tensor([1.0, float("nan"), 3]).min()
+torch.tensor([1.0, float("nan"), 3]).sum()
+torch.tensor([True, False]).max()
+torch.tensor([True, False]).argmax()
+torch.tensor(5.0).max()
+torch.tensor(5.0).max(0)
+torch.tensor(5.0).argmax()
+torch.tensor(5.0).argmax(0)
+torch.tensor(5.0).argmax(0, keepdim=True)
+torch.tensor([[1.0, 5], [3, 4]]).argmax()
+torch.tensor([[1.0, 5], [3, 4]]).argmax(1)
+torch.tensor([[1.0, 5], [3, 4]]).argmax(1, keepdim=True)
+torch.tensor([[1.0, 5], [3, 4]]).argmax(keepdim=True)
+torch.tensor([[1.0, 5], [3, 4]]).argmin(dim=0)
+torch.tensor([[1.0, 5], [3, 4]]).argmax(2)
+torch.argmax(torch.tensor([[1.0, 5], [3, 4]]), dim=0)
+torch.tensor([[1.0, 5], [3, 4]]).amax(0)
+torch.tensor([[1.0, 5], [3, 4]]).amax()
+torch.tensor([[1.0, 5], [3, 4]]).amin((0, 1))
+torch.tensor([1.0, 2, 3, 4]).std()
+torch.tensor([1.0, 2, 3, 4]).var()
+torch.tensor([1.0, 2, 3, 4]).std(unbiased=False)
+torch.tensor([1.0, 2, 3, 4]).var(correction=0)
+torch.tensor([1.0, 2, 3, 4]).var(correction=2)
+torch.tensor([[1.0, 2], [3, 5]]).std(0)
+torch.tensor([[1.0, 2], [3, 5]]).std(1, keepdim=True)
+torch.tensor([[1.0, 2], [3, 5]]).var((0, 1))
+torch.tensor([[1.0, 2], [3, 5]]).var(0, False)
+torch.tensor([[1.0, 2], [3, 5]]).var(False)
+torch.tensor([1, 2, 3]).std()
+torch.tensor([1, 2, 3]).var()
+torch.tensor([1.0]).std()
+torch.tensor([1.0]).var()
+torch.tensor(1.0).std()
+torch.tensor([1.0, 2], dtype=torch.float16).std()
+torch.tensor([1.0, 2, 3], dtype=torch.float64).var()
+torch.std(torch.tensor([1.0, 2, 3]), dim=0)
+torch.var(torch.tensor([1.0, 2, 3]), 0, keepdim=True)
+torch.tensor([1.0, -2]).abs()
+torch.tensor([1, -2]).abs()
+torch.tensor([1, -2], dtype=torch.int8).abs()
+torch.tensor([True, False]).abs()
+torch.tensor([-128], dtype=torch.int8).abs()
+torch.tensor([0.0, 1, 2]).exp()
+torch.tensor([0, 1, 2]).exp()
+torch.tensor([100.0]).exp()
+torch.tensor([0, 1, 2], dtype=torch.float16).exp()
+torch.tensor([0, 1, 2], dtype=torch.float64).exp()
+torch.tensor([True]).exp()
+torch.tensor([0.0, 1, 2]).log()
+torch.tensor([-1.0, 0]).log()
+torch.tensor([1, 2]).log()
+torch.tensor([4.0, 2]).sqrt()
+torch.tensor([-4.0]).sqrt()
+torch.tensor([4, 2]).sqrt()
+torch.tensor([4, 2], dtype=torch.uint8).sqrt()
+torch.tensor([0.0, 1, 2]).sin()
+torch.tensor([0.0, 1, 2]).cos()
+torch.tensor([0.0, 1, 2]).tanh()
+torch.tensor([0, 1, 2]).tanh()
+torch.tensor([0.0, 1, -2]).sigmoid()
+torch.tensor([0, 1, -2]).sigmoid()
+torch.tensor([-100.0, 100]).sigmoid()
+torch.tensor([-1.0, 0, 2]).relu()
+torch.tensor([-1, 0, 2]).relu()
+torch.relu(torch.tensor([True]))
+torch.tensor([-1.0, 0.5, 2]).clamp(0, 1)
+torch.tensor([-1.0, 0.5, 2]).clamp(min=0)
+torch.tensor([-1.0, 0.5, 2]).clamp(max=1)
+torch.tensor([-1.0, 0.5, 2]).clamp()
+torch.tensor([-1, 0, 2]).clamp(0.5, 1.5)
+torch.tensor([-1, 0, 2]).clamp(0, 1)
+torch.tensor([-1.0, 0.5, 2]).clamp(1, 0)
+torch.tensor([-1.0, 0.5, 2]).clamp(torch.tensor([0.0, 0, 0]), torch.tensor(1.0))
+torch.tensor([-1, 0, 2]).clamp(min=torch.tensor(0.5))
+torch.tensor([-1.0, 0.5, 2]).clamp(min=float("nan"))
+torch.tensor([-1.0, float("nan"), 2]).clamp(0, 1)
+torch.clamp(torch.tensor([1, 5]), max=3)
+torch.clip(torch.tensor([1, 5]), 2, 3)
+torch.tensor([True, False]).clamp(0, 1)
+torch.where(torch.tensor([True, False]), torch.tensor([1, 2]), torch.tensor([3, 4]))
+torch.where(torch.tensor([True, False]), torch.tensor([1, 2]), 0)
+torch.where(torch.tensor([True, False]), torch.tensor([1, 2]), 0.5)
+torch.where(torch.tensor([True, False]), 1, 0)
+torch.where(torch.tensor([True, False]), 1.0, 0)
+torch.where(torch.tensor([True, False]), 1.0, 0.0)
+torch.where(torch.tensor([True, False]), torch.tensor([1.0, 2]), torch.tensor([3, 4]))
+torch.where(torch.tensor([True, False]), torch.tensor([1, 2], dtype=torch.int32), torch.tensor(5))
+torch.where(torch.tensor([[True], [False]]), torch.tensor([1, 2]), torch.tensor([3, 4]))
+torch.where(torch.tensor([1, 0]), torch.tensor([1, 2]), torch.tensor([3, 4]))
+torch.where(torch.tensor([1.0, 0]) > 0)
+torch.where(torch.tensor([[1.0, 0], [0, 1]]) > 0)
+torch.where(torch.tensor([True, False]), torch.tensor([1, 2]))
+torch.tensor([1.0, 2]).where(torch.tensor([True, False]), 0.0)
+torch.tensor([1.5, -1.5, 2.5]).round()
+torch.tensor([1.5, -1.5, 2.5]).floor()
+torch.tensor([1.5, -1.5, 2.5]).ceil()
+torch.tensor([1.5, -1.5, 2.5]).trunc()
+torch.tensor([1.234, -1.567]).round(decimals=2)
+torch.tensor([1, -2]).round()
+torch.tensor([1.5, -1.5, 0]).sign()
+torch.tensor([1.5, 0.0]).square()
+torch.tensor([3, 0]).square()
+torch.tensor([True]).square()
+torch.tensor([4.0]).rsqrt()
+torch.tensor([1.0, 2]).log2()
+torch.tensor([1.0, 100]).log10()
+torch.tensor([1e-10]).log1p()
+torch.tensor([1e-10]).expm1()
+torch.tensor([0.5]).erf()
+torch.tensor([0.5]).tan()
+torch.tensor([float("nan"), 1]).isnan()
+torch.tensor([float("inf"), 1]).isinf()
+torch.tensor([float("inf"), 1]).isfinite()
+torch.tensor([1, 2]).isnan()
+torch.tensor([1, 0, 2]).all()
+torch.tensor([1, 0, 2]).any()
+torch.tensor([[1, 0], [1, 1]]).all(1)
+torch.tensor([[1, 0], [1, 1]]).any(0, keepdim=True)
+torch.tensor([1.0, 0]).all()
+torch.tensor([], dtype=torch.bool).all()
+torch.tensor([1, 0, 2]).count_nonzero()
+torch.tensor([1.0, 2, 3]).cumsum(0)
+torch.tensor([1, 2, 3]).cumsum(0)
+torch.tensor([[1, 2], [3, 4]]).cumsum(1)
+torch.tensor([1, 2, 3], dtype=torch.int8).cumsum(0)
+torch.tensor([3.0, 4]).norm()
+torch.tensor([3.0, 4]).norm(1)
+torch.tensor([3, 4]).norm()
+torch.tensor([[1.0, 2], [3, 4]]).logsumexp(1)
+torch.tensor([[1, 2], [3, 4]]).nonzero()
+torch.nonzero(torch.tensor([0, 1, 1]))
+torch.tensor([1.0, 2]).masked_fill(torch.tensor([True, False]), 9)
+torch.tensor([1.0, 2]).masked_select(torch.tensor([True, False]))
+torch.tensor([[1, 2], [3, 4]]).gather(1, torch.tensor([[0], [1]]))
+torch.tensor([[1, 2], [3, 4]]).index_select(0, torch.tensor([1]))
+torch.tensor([[1, 2], [3, 4]]).flip(0)
+torch.tensor([[1, 2], [3, 4]]).unbind()
+torch.tensor([[1, 2], [3, 4]]).unbind(1)
+torch.tensor([[1, 2], [3, 4]]).narrow(1, 1, 1)
+torch.tensor([[1, 2], [3, 4]]).select(1, 0)
+torch.ones(2, 3, dtype=torch.bool) @ torch.ones(3, dtype=torch.bool)
+torch.ones(2, 2, 3, dtype=torch.bool) @ torch.ones(2, 3, 2, dtype=torch.bool)
+torch.ones(3, dtype=torch.bool) @ torch.ones(3, 2, dtype=torch.bool)
+torch.mm(torch.ones(2, 3, dtype=torch.bool), torch.ones(3, 2, dtype=torch.bool))
+torch.bmm(torch.ones(2, 2, 3, dtype=torch.bool), torch.ones(2, 3, 2, dtype=torch.bool))
+torch.mv(torch.ones(2, 3, dtype=torch.bool), torch.ones(3, dtype=torch.bool))
+torch.ones(2, 3, dtype=torch.float16) @ torch.ones(3, 2, dtype=torch.float16)
+torch.ones(2, 3, dtype=torch.int8) @ torch.ones(3, 2, dtype=torch.int8)
+torch.tensor([[1, 2]], dtype=torch.uint8) @ torch.tensor([[200], [100]], dtype=torch.uint8)
+torch.where(torch.tensor([True, False]), torch.zeros(3), 1.0)
+torch.where(torch.tensor([True, False]), torch.zeros(2, 1), torch.zeros(3))
+torch.where(torch.tensor([True, False, True]), torch.zeros(2), torch.zeros(3))
+torch.where(torch.tensor([True]), 1, 2.5)
+torch.where(torch.tensor([True]), torch.tensor(1), 2.5)
+torch.where(torch.tensor([True]), torch.tensor([1], dtype=torch.int8), 300)
+torch.where(torch.tensor([True]), torch.tensor([1.0], dtype=torch.float16), 2.5)
+torch.where(torch.tensor([True]), torch.tensor([1.0], dtype=torch.float16), torch.tensor(2.5))
+torch.where(torch.tensor([True]), True, False)
+torch.where(torch.tensor([True]), "a", 1)
+torch.where(torch.tensor([1.0]) > 0, torch.tensor([1]), torch.tensor([2.0], dtype=torch.float64))
+torch.broadcast_tensors(torch.zeros(2), [1, 2])
+torch.broadcast_tensors((torch.zeros(2),))
+torch.broadcast_tensors([torch.zeros(2)])
+torch.tensor([1, 2]) + np.int32(5)
+torch.tensor([1, 2], dtype=torch.int8) + np.int32(5)
+torch.tensor([1, 2], dtype=torch.int8) + np.float16(5)
+torch.tensor([1, 2], dtype=torch.float16) + np.float64(5)
+np.float64(2.0) * torch.tensor([1, 2])
+np.int64(2) * torch.tensor([1, 2], dtype=torch.int8)
+torch.tensor([1, 2]).add(1, alpha=2**70)
+torch.tensor([1, 2]).mul(2**64)
+torch.tensor([1, 2]).mul(-2**63 - 1)
+torch.tensor([1, 2]).mul(-2**63)
+torch.tensor([1., 2]) + 2**63
+torch.tensor([1, 2]) + 2**64
+torch.tensor([1.0]) + 2**64
+torch.tensor([1], dtype=torch.int8) + 2**63
+torch.tensor([1, 2]).pow(2**64)
+torch.tensor([True]) - True
+torch.tensor([True]) - torch.tensor(True)
+torch.tensor([True]) - 1.5
+torch.tensor([1]) - True
+torch.tensor([1.5]) - True
+torch.tensor([1.5]) - torch.tensor([True])
+torch.sub(torch.tensor([True]), torch.tensor([True]))
+torch.tensor([True]).sub_(True)
+torch.tensor([1]).sub_(torch.tensor([True]))
+torch.rsub(torch.tensor([1]), True)
+torch.tensor([1, 2]).add(torch.tensor([1, 2]), alpha=2.5)
+torch.tensor([1., 2]).add(torch.tensor([1, 2]), alpha=True)
+torch.tensor([True]).add(torch.tensor([True]), alpha=True)
+torch.tensor([True]).add(torch.tensor([True]), alpha=2)
+x = torch.tensor([1, 2]); x.add_(1, alpha=2.5)
+x = torch.zeros(2); x.add_(torch.ones(2), alpha=-0.5); print(x)
+x = torch.zeros(2); x.sub_(torch.ones(2), alpha=2); print(x)
+torch.isclose(torch.tensor([1.0]), torch.tensor([1.0], dtype=torch.float64))
+torch.allclose(torch.tensor([1, 2]), torch.tensor([1, 2]))
+torch.isclose(torch.tensor([1, 2]), torch.tensor([1, 3]))
+torch.allclose(torch.tensor([1.0, float("nan")]), torch.tensor([1.0, float("nan")]), equal_nan=True)
+torch.tensor([True]).floor()
+torch.tensor([True]).ceil()
+torch.tensor([True]).round()
+torch.tensor([True]).trunc()
+torch.tensor([True]).sign()
+torch.tensor([1, -2]).sign(), torch.tensor([1, -2]).floor(), torch.tensor([1, -2]).round()
+torch.tensor([-1.5, 0.5, 2.5, 3.5]).round(),
+torch.tensor([1, -2], dtype=torch.int8).sqrt()
+torch.tensor([True, False]).clamp(min=0)
+torch.tensor([1, 2]).clamp(min=True)
+torch.tensor([-3, 2]).clamp(min=-1.5)
+torch.tensor([-3, 2]).clamp(-1.5, 1)
+torch.tensor([-3, 2], dtype=torch.int8).clamp(-1000, 1000)
+torch.tensor([-3.0, 2]).clamp(torch.tensor(0), torch.tensor(1))
+torch.tensor([-3, 2]).clamp(torch.tensor(0.5), torch.tensor(1))
+torch.tensor([-3, 2]).clamp(min=torch.tensor([0, 1]))
+torch.tensor([-3.0, 2]).clamp(min="a")
+torch.tensor([1.0, 2.0]).clamp(min=2, max=1)
+torch.tensor([1.0, 2.0]).clamp(min=torch.tensor([0.0, 1.0, 2.0]))
+torch.tensor([1.0, 2, 3]) > torch.tensor([2.0, 2, 2]), torch.tensor([1, 2]) >= 2, torch.tensor([1, 2]) <= 1.5
+torch.tensor([1, 2]) != 2,
+torch.gt(torch.tensor([1, 2]), 1), torch.le(torch.tensor([1, 2]), torch.tensor([2]))
+torch.ne(torch.tensor([1.0]), torch.tensor([1])),
+torch.tensor([True, False]) == torch.tensor([1, 0]), torch.tensor([True]) < 2
+torch.tensor([1.0, float("nan")]) < torch.tensor([2.0, float("nan")])
+torch.logical_and(torch.tensor([1, 0]), torch.tensor([1, 1])),
+torch.logical_or(torch.tensor([0.0, 0]), torch.tensor([True, False])),
+torch.logical_not(torch.tensor([0, 2])), torch.logical_xor(torch.tensor([1, 0]), torch.tensor([1, 1]))
+torch.tensor([5, 3]) & 6, torch.tensor([5, 3]) | 6, torch.tensor([5, 3]) ^ 6, ~torch.tensor([5, 3])
+torch.tensor([5, 3], dtype=torch.uint8) & torch.tensor([6], dtype=torch.int8)
+torch.tensor([1.0]) | torch.tensor([1.0])
+torch.bitwise_and(torch.tensor([True, False]), torch.tensor([True, True]))
+torch.exp(torch.tensor([1.0, 2.0, 3.0])), torch.exp(torch.tensor([0.5], dtype=torch.float16))
+torch.exp(torch.tensor([1.0], dtype=torch.float64)),
+torch.log(torch.tensor([2.0, 10.0, 0.5])), torch.log10(torch.tensor([1000.0, 0.01]))
+torch.log2(torch.tensor([8.0, 0.25])),
+torch.sin(torch.tensor([1.0, 2.0])), torch.cos(torch.tensor([1.0, 2.0])), torch.tanh(torch.tensor([0.5, -3.0]))
+torch.sigmoid(torch.tensor([0.5, -3.0, 10.0])), torch.sqrt(torch.tensor([2.0, 3.0]))
+torch.rsqrt(torch.tensor([2.0, 4.0])),
+torch.exp(torch.arange(-5.0, 5.0)), torch.log(torch.arange(1.0, 11.0)), torch.tanh(torch.linspace(-2, 2, 9))
+torch.tensor([0.1, 0.2, 0.3], dtype=torch.float16).exp(), torch.tensor([0.1, 0.2, 0.3], dtype=torch.float16).sin()
+torch.tensor([0.1, 0.2, 0.3], dtype=torch.float16) * 3, torch.tensor([0.1, 0.2, 0.3], dtype=torch.float16).sum()
+torch.tensor([0.1, 0.2, 0.3], dtype=torch.float16).mean(), torch.tensor([0.1, 0.2, 0.3], dtype=torch.float16).std()
+torch.full((3, 2000), 0.1, dtype=torch.float16).mean(1), torch.full((1000,), 0.3, dtype=torch.float16).var()
+torch.tensor([1, 2, 3], dtype=torch.int32).sum(dtype=torch.int32),
+torch.tensor([100, 100], dtype=torch.int8).sum(dtype=torch.int8),
+torch.tensor([[1.0, 2], [3, 4]]).sum(1.5)
+torch.tensor([[1.0, 2], [3, 4]]).sum(0, dtype=torch.int8)
+torch.tensor([[1.0, 2], [3, 4]]).mean(1.5)
+torch.tensor([[1.0, 2], [3, 4]]).mean(dtype=torch.int32)
+torch.tensor([[1.0, 2], [3, 4]]).prod(dim=None)
+torch.tensor([[1.0, 2], [3, 4]]).prod(0, True)
+torch.tensor([[1.0, 2], [3, 4]]).max(1.5)
+torch.tensor([[1.0, 2], [3, 4]]).max(torch.tensor(1.0))
+torch.tensor([[1.0, 2], [3, 4]]).max(dim=None)
+torch.tensor([[1.0, 2], [3, 4]]).argmax(1.5)
+torch.tensor([[1.0, 2], [3, 4]]).argmax((0, 1))
+torch.tensor([[1.0, 2], [3, 4]]).std(1.5)
+torch.tensor([[1.0, 2], [3, 4]]).std((0, 1))
+torch.tensor([[1.0, 2], [3, 4]]).std([0])
+torch.tensor([[1.0, 2], [3, 4]]).var(dim=0, correction=True)
+torch.tensor([[1.0, 2], [3, 4]]).all(1.5)
+torch.tensor([[1.0, 2], [3, 4]]).all((0, 1)), torch.tensor([[1.0, 0]]).any(dim=(0, 1))
+torch.tensor([[1, 0]]).all(0).dtype, torch.tensor([[1, 0]], dtype=torch.uint8).all(0).dtype
+torch.tensor([]).all(), torch.tensor([]).any()
+torch.sum(torch.tensor([1, 2]), 0), torch.mean(torch.tensor([1.0, 2]), 0, True)
+torch.tensor(5.0).max(0, keepdim=True)
+torch.tensor(5.0).mean(0), torch.tensor(5).argmax(0), torch.tensor(5).prod(0)
+torch.tensor(5.0).sum(-2)
+torch.tensor([True, False, True]).sum(0), torch.tensor([True, True]).prod(0, dtype=torch.bool)
+torch.tensor([5, 3]).sum(dim=(0,), keepdim=True), torch.tensor([[5, 3]]).sum(dim=(), keepdim=True)
+torch.tensor(5).sum(dim=()), torch.tensor([1.5, 2.7]).sum(dtype=torch.int32)
+torch.tensor([1.5, 2.7]).sum(0, dtype=torch.int64),
+torch.tensor([1, 2]).sum(dtype=torch.float16), torch.tensor([1, 2]).prod(dtype=torch.float32)
+torch.tensor([1.5, 2.5]).prod(dtype=torch.int32), torch.tensor([1, 2]).mean(0, dtype=torch.float64)
+torch.tensor([1, 2]).sum(dim=None), torch.tensor([[1, 2]]).sum(None, True)
+torch.tensor([[1, 2]]).mean(None, True)
+torch.tensor([[1.0, 2]]).mean(dim=None, keepdim=True), torch.tensor([[1.0, 2]]).argmax(dim=None, keepdim=True)
+torch.tensor([[1.0, 2]]).std(dim=None, keepdim=True), torch.tensor([[1.0, 2]]).var(dim=(), keepdim=True)
+torch.tensor([[1.0, 2]]).amax(dim=()), torch.tensor([[1.0, 2], [3, 0]]).amax(dim=(0, 1))
+torch.tensor([[1.0, 2], [3, 0]]).amin(dim=1, keepdim=True)
+torch.tensor([[1.0, 2], [3, 0]]).amax(2)
+torch.zeros(0, 3).argmax()
+torch.zeros(0, 3).argmax(0)
+torch.zeros(0, 3).amax(0)
+torch.zeros(0, 3).amax(1)
+torch.zeros(0, 3).amax()
+torch.zeros(0, 3).sum(1).shape, torch.zeros(0).prod(), torch.zeros(0, 3).std(0), torch.zeros(0, 3).std(1)
+torch.zeros(2, 0).mean(1),
+torch.tensor([[1.0, 2]]).std(dim=2)
+torch.tensor([True, False]).argmin()
+torch.tensor([True, False]).max(), torch.tensor([True, False]).sum(), torch.tensor([True, False]).prod()
+torch.tensor([True, False]).mean()
+torch.tensor([True, False]).min(0)
+torch.tensor([True, False]).amax()
+torch.tensor([1, 2]).std()
+torch.tensor([1, 2]).var(0)
+torch.tensor([1.0, 2]).std(correction=1.5), torch.tensor([1.0, 2]).std(True), torch.tensor([1.0, 2]).std(0, True)
+torch.tensor([1.0, 2]).std(unbiased=True, correction=0)
+torch.tensor([1.0, 2]).std(0, True, True), torch.tensor([[1.0, 2]]).var(1, keepdim=True, correction=0)
+torch.tensor([1.0, 2]).var(correction=2), torch.tensor([1.0, 2]).var(correction=3)
+m = torch.tensor([[1.0, 2], [3, 4]]).max(0); print(m.values, m.indices, m[0], len(m), isinstance(m, tuple))
+(torch.arange(10000, dtype=torch.float32) / 3).sum(), (torch.arange(10000, dtype=torch.float32) / 3).mean()
+torch.full((100000,), 0.1).sum(), torch.full((100000,), 0.1).mean(), torch.arange(100000, dtype=torch.float32).sum()
+torch.randn(3, 4).sum(1).shape
+x = torch.arange(12.0).reshape(3, 4); print(x.sum(0).stride(), x.t().sum(0).stride(), x.t().max(0).values.stride())
+x = torch.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1); print(x.sum(1).stride(), x.mean(2).stride())
+x = torch.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1); print(x.std(0).stride())
+x = torch.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1); print(x.argmax(1).stride(), x.amax(1).stride())
+x = torch.arange(24.0).reshape(2, 3, 4).permute(2, 0, 1); print(x.prod(1).stride())
+torch.zeros(2, 3) @ torch.zeros(3)
+torch.zeros(3) @ torch.zeros(3, 2)
+torch.zeros(2, 2, 3) @ torch.zeros(3)
+torch.zeros(2, 2, 3) @ torch.zeros(3, 4)
+(torch.zeros(2, 2, 3) @ torch.zeros(3, 4)).shape
+(torch.zeros(5, 1, 2, 3) @ torch.zeros(4, 3, 2)).shape
+(torch.zeros(3) @ torch.zeros(2, 3, 4)).shape
+(torch.zeros(2, 3, 4) @ torch.zeros(4)).shape
+torch.zeros(2, 3) @ torch.zeros(4)
+torch.zeros(3) @ torch.zeros(4, 2)
+torch.zeros(2, 2, 3) @ torch.zeros(4)
+torch.zeros(2, 2, 3) @ torch.zeros(4, 5)
+torch.zeros(2, 2, 3) @ torch.zeros(2, 4, 5)
+torch.zeros(2, 2, 3) @ torch.zeros(3, 3, 5)
+torch.zeros(3) @ torch.zeros(2, 4, 5)
+torch.zeros(2, 4, 5) @ torch.zeros(4)
+torch.tensor(2.0) @ torch.zeros(3)
+torch.zeros(3) @ torch.tensor(2.0)
+torch.zeros(2, 3, dtype=torch.int64) @ torch.zeros(3, 2)
+torch.zeros(2, 3) @ torch.zeros(3, 2, dtype=torch.float64)
+torch.zeros(3, dtype=torch.int64) @ torch.zeros(3)
+torch.zeros(2, 3) @ torch.zeros(3, dtype=torch.float64)
+torch.zeros(3) @ torch.zeros(3, 2, dtype=torch.float64)
+torch.zeros(2, 2, 3) @ torch.zeros(3, 2, dtype=torch.float64)
+torch.zeros(2, 2, 3) @ torch.zeros(2, 3, 2, dtype=torch.float64)
+torch.zeros(2, 3, dtype=torch.bool) @ torch.zeros(3, 2, dtype=torch.bool)
+torch.tensor([[1, 2], [3, 4]]) @ torch.tensor([[1, 2], [3, 4]])
+torch.tensor([[True, False]]) @ torch.tensor([[True], [True]])
+torch.tensor([1, 2]) @ torch.tensor([3, 4])
+torch.tensor([1, 2], dtype=torch.int8) @ torch.tensor([100, 4], dtype=torch.int8)
+torch.tensor([1.5, 2], dtype=torch.float16) @ torch.tensor([3, 4], dtype=torch.float16)
+torch.mm(torch.zeros(2, 3), torch.zeros(3, 4)).shape
+torch.mm(torch.zeros(2, 3), torch.zeros(4, 4))
+torch.mm(torch.zeros(3), torch.zeros(3, 4))
+torch.mm(torch.zeros(2, 3), torch.zeros(3))
+torch.mm(torch.zeros(2, 3, 1), torch.zeros(3, 4))
+torch.mm(torch.zeros(2, 3), torch.zeros(3, 4, dtype=torch.int64))
+torch.mm(torch.zeros(2, 3, dtype=torch.int32), torch.zeros(3, 4, dtype=torch.int64))
+torch.bmm(torch.zeros(2, 2, 3), torch.zeros(2, 3, 4)).shape
+torch.bmm(torch.zeros(2, 2, 3), torch.zeros(3, 3, 4))
+torch.bmm(torch.zeros(2, 2, 3), torch.zeros(2, 4, 4))
+torch.bmm(torch.zeros(2, 3), torch.zeros(2, 3, 4))
+torch.bmm(torch.zeros(2, 2, 3), torch.zeros(3, 4))
+torch.bmm(torch.zeros(2, 2, 3), torch.zeros(2, 3, 4, dtype=torch.float64))
+torch.mv(torch.zeros(2, 3), torch.zeros(3)).shape
+torch.mv(torch.zeros(2, 3), torch.zeros(4))
+torch.mv(torch.zeros(2, 3), torch.zeros(3, 1))
+torch.mv(torch.zeros(3), torch.zeros(3))
+torch.mv(torch.zeros(2, 3), torch.zeros(3, dtype=torch.float64))
+torch.mv(torch.zeros(2, 3, dtype=torch.int64), torch.zeros(3))
+torch.dot(torch.zeros(3), torch.zeros(3))
+torch.dot(torch.zeros(3), torch.zeros(4))
+torch.dot(torch.zeros(3, 1), torch.zeros(3))
+torch.dot(torch.zeros(3), torch.zeros(3, dtype=torch.float64))
+torch.dot(torch.tensor([1, 2]), torch.tensor([3, 4]))
+torch.dot(torch.tensor([True, False]), torch.tensor([True, True]))
+torch.dot(torch.tensor(1.0), torch.tensor(2.0))
+torch.outer(torch.tensor([1, 2]), torch.tensor([1, 2, 3]))
+torch.tensor([[1.0, 2], [3, 4]]) @ torch.tensor([[0.5, 1], [1, 0.5]])
+torch.tensor([[1.0, 2], [3, 4]]).t() @ torch.tensor([1.0, 1.0])
+torch.tensor([[1.0, 2], [3, 4]]).mm(torch.tensor([[1.0], [2.0]]))
+torch.tensor([[1.0, 2], [3, 4]]).matmul(torch.tensor([1.0, 2]))torch.tensor([2, 3]) ** torch.tensor([-1, -2])
+torch.tensor([-1, 1, 2, 0]) ** torch.tensor([-1, -1, -1, -1])
+torch.tensor([-1, 1, 2]) ** torch.tensor([-2, -3, 0])
+torch.tensor([2], dtype=torch.int32) ** torch.tensor([-1])
+1 ** torch.tensor([-1, 2])
+(-1) ** torch.tensor([-1, -2, 3])
+torch.tensor(2) ** torch.tensor(-1)
+torch.tensor([0]) ** torch.tensor([-1])
+torch.tensor([-2], dtype=torch.int8) ** torch.tensor([7])
+torch.tensor([True]) ** 2
+torch.tensor([True]) ** torch.tensor([True])
+"""
+
+
+@pytest.mark.parametrize("code", cases(CASES))
+def test_same_as_pytorch(code):
+    assert_same(code)
+
+
+@pytest.mark.parametrize("code", cases(r"""
+torch.tensor([1, 2]) + np.array([1, 2])
+torch.tensor([1, 2]) * np.array([1.5, 2])
+torch.tensor([1, 2]) + np.array([1, 2], dtype=np.int32)
+torch.tensor([1, 2]) == np.array([1, 3])
+torch.tensor([1, 2]) + np.array(5)
+torch.tensor([1.0, 2]) * np.array(2.0)
+"""))
+def test_numpy_operands_become_tensors(code):
+    # PyTorch also warns (a NumPy DeprecationWarning about __array_wrap__); the results are what matters
+    assert_same(code, check_warnings=False)
+
+
+def test_no_floating_point_warnings_from_numpy():
+    """PyTorch gives inf and nan silently: so does course_lib (its NumPy warnings are filtered when it is
+    imported), while NumPy used directly still warns."""
+    script = ("import numpy as np, course_lib as torch\n"
+              "print(torch.tensor([1.0, -1.0, 0.0]) / 0, torch.tensor([1e38]) * 10, torch.tensor([-1.0]).log(),\n"
+              "      torch.tensor([1.0], dtype=torch.float16) + 1e5, torch.zeros(0, 3).mean(0))\n"
+              "np.array([1.0]) / 0\n")
+    done = subprocess.run([sys.executable, "-W", "default", "-c", script], capture_output=True, text=True,
+                          cwd=os.path.dirname(os.path.dirname(__file__)), timeout=60)
+    assert done.stdout == "tensor([inf, -inf, nan]) tensor([inf]) tensor([nan]) tensor([inf], dtype=torch.float16) " \
+                          "tensor([nan, nan, nan])\n"
+    assert done.stderr.count("RuntimeWarning") == 1 and "divide by zero" in done.stderr     # NumPy's own, only
