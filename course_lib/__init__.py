@@ -215,7 +215,6 @@ from .ops.views import (
     as_strided,
     broadcast_shapes,
     broadcast_tensors,
-    broadcast_to,
     cat,
     chunk,
     clone,
@@ -226,9 +225,7 @@ from .ops.views import (
     flip,
     movedim,
     narrow,
-    permute,
     preserve_format,
-    reshape,
     select,
     split,
     squeeze,
@@ -242,6 +239,11 @@ from .ops.views import (
     unsqueeze,
     view_as,
 )
+
+# the function forms take the sizes as one tuple: torch.reshape(x, (2, 3)), x.reshape(2, 3)
+from .ops.views import torch_broadcast_to as broadcast_to
+from .ops.views import torch_permute as permute
+from .ops.views import torch_reshape as reshape
 
 __version__ = "0.1.0"
 

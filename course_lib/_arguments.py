@@ -181,7 +181,7 @@ def invalid_arguments(name, signatures, args, kwargs=None):
     visible = [s for s in signatures if not s.hidden]
     if len(signatures) == 1:
         return signatures[0].explain(name, args, kwargs)
-    if not any(s.explain(name, args, kwargs) for s in signatures):
+    if not all(s.explain(name, args, kwargs) for s in signatures):
         return None
     n = len(args) + len(kwargs)
     plausible = [s for s in visible if s.min_args <= n <= s.max_args]
@@ -238,8 +238,9 @@ def _formatted_arg_desc(loose, args, kwargs):
             obj, label = kwargs.get(key), key + "="
         ok = i < len(loose) and obj is not None and _matches(loose[i][0], obj)
         mark = "" if ok else "!"
-        parts.append(f"{mark}{label}{_describe(obj)}{mark}")
-    return "(" + ", ".join(parts) + ")"
+        parts.append(f"{mark}{label}{_describe(obj)}{mark}, ")
+    text = "".join(parts)
+    return "(" + (text[:-2] if args else text) + ")"
 
 
 def _format_invalid(name, signatures, args, kwargs):

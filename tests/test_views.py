@@ -310,6 +310,29 @@ torch.as_strided(torch.arange(6), (2, 2), (1, 2)), torch.arange(6).as_strided((3
 torch.arange(6).view_as(torch.ones(2, 3)).shape, torch.arange(6).reshape_as(torch.ones(3, 2)).stride()
 torch.ones(2, 3).flatten(0, 1).shape, torch.ones(2, 3, 4).flatten(start_dim=1).shape, torch.flatten(torch.ones(2, 2))
 torch.arange(6).unflatten(0, (2, 3)), torch.ones(2, 6).unflatten(1, (3, -1)).stride()
+# keyword sizes; the torch.reshape/torch.permute functions take one tuple
+torch.arange(6).view(size=(2, 3))
+torch.arange(6).view(size=3)
+torch.arange(6).view(dtype=torch.int32).shape
+torch.arange(6).view(shape=(2, 3))
+torch.arange(6).view(2, size=(3,))
+torch.arange(6).reshape(shape=(2, 3))
+torch.arange(6).reshape(shape=6)
+torch.arange(6).reshape(size=(2, 3))
+torch.reshape(torch.arange(6), shape=(2, 3))
+torch.reshape(torch.arange(6), (2, 3))
+torch.reshape(torch.arange(6), 2, 3)
+torch.reshape(torch.arange(6), 6)
+torch.reshape(input=torch.arange(6), shape=(2, 3))
+torch.permute(torch.arange(6).view(2, 3), (1, 0))
+torch.permute(torch.arange(6).view(2, 3), 1, 0)
+torch.permute(torch.arange(6).view(2, 3), dims=(1, 0))
+torch.arange(6).view(2, 3).permute(dims=(1, 0))
+torch.arange(6).view(2, 3).permute(dims=1)
+torch.arange(6).view(2, 3).transpose(dim0=0, dim1=1)
+torch.arange(6).view(2, 3).unsqueeze(dim=0).shape
+torch.arange(6).view(2, 3).squeeze(dim=0).shape
+torch.arange(6).view(2, 3).flatten(start_dim=0).shape
 """
 
 

@@ -11,6 +11,7 @@ Global state (print options, default dtype, grad mode) is reset before each
 run, so a snippet may change it freely.
 """
 
+import ast
 import contextlib
 import io
 import re
@@ -39,18 +40,20 @@ def _reset(engine):
 
 
 def _as_statements(code):
-    """A lone expression is printed; anything else runs as it is."""
-    try:
-        compile(code, "<snippet>", "eval")
-    except SyntaxError:
-        return code
-    return f"print({code})"
+    """The snippet with its last statement printed when that is an expression (not a ``print``), as in Jupyter."""
+    tree = ast.parse(code)
+    last = tree.body[-1] if tree.body else None
+    if isinstance(last, ast.Expr) and not (isinstance(last.value, ast.Call) and
+                                           getattr(last.value.func, "id", None) == "print"):
+        last.value = ast.Call(ast.Name("print", ast.Load()), [last.value], [])
+        ast.fix_missing_locations(tree)
+    return compile(tree, "<snippet>", "exec")
 
 
 def outcome(code, engine):
     """``(stdout, exception, warnings)`` of running ``code`` with ``engine`` bound to the name ``torch``.
 
-    A snippet that is a single expression is printed.
+    A snippet whose last statement is an expression prints it (as a notebook cell shows it).
 
     ``exception`` is ``None`` or ``(type name, message)``; ``warnings`` is a
     list of ``(category name, first line of the message)``.
@@ -92,7 +95,7 @@ def _show(result):
 def cases(text):
     """The snippets of a corpus: one per line (blank lines and ``#`` comments skipped).
 
-    A line may hold several statements separated by ``;``; a line that is a
-    single expression is printed.
+    A line may hold several statements separated by ``;``; a last statement
+    that is an expression is printed.
     """
     return [line for line in text.splitlines() if line.strip() and not line.lstrip().startswith("#")]

@@ -128,12 +128,40 @@ def expand_strides(shape, strides, sizes):
     return tuple(out)
 
 
-def _int_list(args, name, pname, signatures):
-    """Sizes or dims given as ``f(2, 3)``, ``f((2, 3))`` or ``f([2, 3])``, with PyTorch's argument errors."""
+def _int_list(args, name, pname, signatures, kwargs=None):
+    """Sizes or dims given as ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(pname=(2, 3))``, with PyTorch's
+    argument errors."""
+    if kwargs:
+        error = invalid_arguments(name, signatures, args, kwargs)
+        if error is not None:
+            raise error
+        if pname in kwargs:
+            args = (kwargs[pname],)
     if not args or len(args) > 1 and not _is_index(args[0]) or \
             len(args) == 1 and not isinstance(args[0], (tuple, list)) and not _is_index(args[0]):
         raise invalid_arguments(name, signatures, args)
     return int_list(name, pname, args)
+
+
+def _function_form(method, text):
+    """The ``torch.name(input, sizes)`` form of a method that also takes its sizes one by one.
+
+    The function takes them as one tuple, positionally or by keyword, as in
+    PyTorch: ``torch.reshape(x, (2, 3))`` works, ``torch.reshape(x, 2, 3)``
+    is a TypeError.  ``text`` is its PyTorch signature.
+    """
+    signatures = (Signature(text),)
+    names = [p[1] for p in signatures[0].params]
+
+    def function(*args, **kwargs):
+        error = invalid_arguments(method.__name__, signatures, args, kwargs)
+        if error is not None:
+            raise error
+        given = dict(zip(names, args), **kwargs)
+        return method(given[names[0]], given[names[1]])
+    function.__name__ = method.__name__
+    function.__doc__ = method.__doc__
+    return function
 
 
 def _int_arg(value, name, signatures, args):
@@ -147,6 +175,7 @@ _VIEW = (Signature("(torch.dtype dtype)"), Signature("(tuple of ints size)"))
 _RESHAPE = (Signature("(tuple of ints shape)"),)
 _PERMUTE = (Signature("(tuple of ints dims)"),)
 _EXPAND = (Signature("(tuple of ints size, *, bool implicit = False)"),)
+_BROADCAST_TO = (Signature("(tuple of ints size)"),)
 _TRANSPOSE = (Signature("(int dim0, int dim1)"),)
 _UNSQUEEZE = (Signature("(int dim)"),)
 _SQUEEZE = (Signature("()"), Signature("(int dim)"), Signature("(tuple of ints dim)"))
@@ -377,7 +406,7 @@ VIEW_ERROR = ("view size is not compatible with input tensor's size and stride (
               "across two contiguous subspaces). Use .reshape(...) instead.")
 
 
-def view(input, *shape):
+def view(input, *shape, **kwargs):
     """The same memory seen with a new ``shape`` (one size may be -1). Mirrors ``Tensor.view``.
 
     Works whenever PyTorch's stride rule allows, which includes some
@@ -387,10 +416,12 @@ def view(input, *shape):
         RuntimeError: an impossible size, two -1s, or strides that do not
             allow a view (PyTorch's message says to use ``reshape``).
     """
-    if len(shape) == 1 and isinstance(shape[0], _dtype.dtype):
+    if len(shape) == 1 and not kwargs and isinstance(shape[0], _dtype.dtype):
         return _view_dtype(input, shape[0])
+    if not shape and list(kwargs) == ["dtype"] and isinstance(kwargs["dtype"], _dtype.dtype):
+        return _view_dtype(input, kwargs["dtype"])
     x = input._data
-    shape = infer_size(_int_list(shape, "view", "size", _VIEW), x.size)
+    shape = infer_size(_int_list(shape, "view", "size", _VIEW, kwargs), x.size)
     strides = compute_view_strides(x.shape, element_strides(x), shape)
     if strides is None:
         raise RuntimeError(VIEW_ERROR)
@@ -435,14 +466,15 @@ def view_as(input, other):
     return view(input, other._data.shape)
 
 
-def reshape(input, *shape):
-    """A tensor with the same elements in a new shape: a view when possible, else a copy. Mirrors ``torch.reshape``.
+def reshape(input, *shape, **kwargs):
+    """A tensor with the same elements in a new shape: a view when possible, else a copy. Mirrors ``Tensor.reshape``
+    (``torch.reshape`` is its function form: ``torch.reshape(x, (2, 3))``).
 
     Raises:
         RuntimeError: a shape that does not hold the same number of elements.
     """
     x = input._data
-    shape = infer_size(_int_list(shape, "reshape", "shape", _RESHAPE), x.size)
+    shape = infer_size(_int_list(shape, "reshape", "shape", _RESHAPE, kwargs), x.size)
     strides = compute_view_strides(x.shape, element_strides(x), shape)
     if strides is not None:
         op = View if x.flags.c_contiguous else ReshapeAlias
@@ -523,13 +555,14 @@ def t(input):
     return view_op(T, input)
 
 
-def permute(input, *dims):
-    """Reorder the dimensions: ``x.permute(2, 0, 1)`` turns HWC into CHW. A view. Mirrors ``torch.permute``.
+def permute(input, *dims, **kwargs):
+    """Reorder the dimensions: ``x.permute(2, 0, 1)`` turns HWC into CHW. A view. Mirrors ``Tensor.permute``
+    (``torch.permute`` is its function form: ``torch.permute(x, (2, 0, 1))``).
 
     Raises:
         RuntimeError: wrong number of dims, or a dim given twice.
     """
-    dims = _int_list(dims, "permute", "dims", _PERMUTE)
+    dims = _int_list(dims, "permute", "dims", _PERMUTE, kwargs)
     n = input._data.ndim
     if len(dims) != n:
         raise RuntimeError("permute(sparse_coo): number of dimensions in the tensor input does not match the "
@@ -599,7 +632,7 @@ def unsqueeze(input, dim):
     return view_op(Unsqueeze, input, {"axis": axis})
 
 
-def expand(input, *sizes):
+def expand(input, *sizes, **kwargs):
     """Broadcast to a larger shape without copying (stride 0 in the new dims). Mirrors ``Tensor.expand``.
 
     -1 keeps a size.  The result shares memory; write to a ``clone()``.
@@ -607,7 +640,10 @@ def expand(input, *sizes):
     Raises:
         RuntimeError: a size that cannot broadcast, fewer sizes than dims.
     """
-    sizes = _int_list(sizes, "expand", "size", _EXPAND)
+    return _expand(input, _int_list(sizes, "expand", "size", _EXPAND, kwargs))
+
+
+def _expand(input, sizes):
     x = input._data
     if len(sizes) < x.ndim:
         have = ", ".join(map(str, x.shape))
@@ -638,9 +674,14 @@ def expand_as(input, other):
     return expand(input, other._data.shape)
 
 
-def broadcast_to(input, size):
-    """``input.expand(size)``. Mirrors ``torch.broadcast_to``."""
-    return expand(input, tuple(size))
+def broadcast_to(input, *size, **kwargs):
+    """``input.expand(size)``. Mirrors ``Tensor.broadcast_to`` (``torch.broadcast_to`` is its function form)."""
+    return _expand(input, _int_list(size, "broadcast_to", "size", _BROADCAST_TO, kwargs))
+
+
+torch_reshape = _function_form(reshape, "(Tensor input, tuple of ints shape)")
+torch_permute = _function_form(permute, "(Tensor input, tuple of ints dims)")
+torch_broadcast_to = _function_form(broadcast_to, "(Tensor input, tuple of ints size)")
 
 
 def broadcast_shapes(*shapes):
