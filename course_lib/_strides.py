@@ -41,12 +41,13 @@ def contiguous_strides(shape):
 def element_strides(array):
     """The strides of a backend array in elements, as PyTorch reports them.
 
-    NumPy sets every stride of an empty array to 0; such an array is a new
-    (contiguous) tensor for PyTorch.  Views of empty tensors are built with
-    explicit strides (see ``strided``), which NumPy keeps.
+    NumPy sets every stride of a new empty array to 0; such an array is a
+    new (contiguous) tensor for PyTorch.  Views of empty tensors are built
+    with explicit strides (see ``strided``), which NumPy keeps, zeros
+    included (``torch.tensor(1.).expand(0)`` has stride 0).
     """
     strides = array.strides
-    if array.size == 0 and not any(strides):
+    if array.size == 0 and not any(strides) and array.base is None:
         return contiguous_strides(array.shape)
     item = array.itemsize
     return tuple(s // item for s in strides)
@@ -55,8 +56,11 @@ def element_strides(array):
 def is_non_overlapping_and_dense(shape, strides):
     """True if the elements fill a block of memory exactly once, in some order of the dimensions.
 
-    Mirrors ``Tensor.is_non_overlapping_and_dense`` (a C++ method in PyTorch).
+    Mirrors ``Tensor.is_non_overlapping_and_dense`` (a C++ method in PyTorch), which holds for every
+    contiguous tensor, so for every tensor without elements.
     """
+    if 0 in shape:
+        return True
     if len(shape) == 1:
         return shape[0] < 2 or strides[0] == 1
     expected = 1
@@ -183,10 +187,7 @@ def empty_preserving(x, dtype, xp=None):
     This is the memory layout of ``clone()``, ``to(dtype)`` and the
     ``*_like`` functions (``memory_format=torch.preserve_format``).
     """
-    xp = xp or backend_of(x)
-    if x.flags.c_contiguous:
-        return xp.empty(x.shape, dtype=dtype)
-    return empty_strided(xp, x.shape, dense_strides(x.shape, element_strides(x)), dtype)
+    return empty_strided(xp or backend_of(x), x.shape, dense_strides(x.shape, element_strides(x)), dtype)
 
 
 def address(array):

@@ -10,6 +10,7 @@ import numpy as np
 from .. import _dtype
 from .._device import device as Device
 from .._device import device_of, module_for, resolve
+from .._strides import empty_preserving
 from .._tensor import Tensor
 from ..autograd.function import Op
 from . import _dispatch as D
@@ -37,8 +38,10 @@ def _convert(a, np_dtype, dev):
             a = module_for(dev).asarray(a)
         if a.dtype == np_dtype:
             return a
+    out = empty_preserving(a, np_dtype)      # always a new array (also for to(..., copy=True)), laid out like a
     with np.errstate(invalid="ignore", over="ignore"):
-        return a.astype(np_dtype)      # always a new array (also for to(..., copy=True))
+        out[...] = a
+    return out
 
 
 _TO = None

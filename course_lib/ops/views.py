@@ -647,7 +647,9 @@ def _expand(input, sizes):
     x = input._data
     if len(sizes) < x.ndim:
         have = ", ".join(map(str, x.shape))
-        raise RuntimeError(f"expand({input.type()}{{[{have}]}}, size=[{', '.join(map(str, sizes))}]): "
+        # PyTorch's C++ type names, which have no legacy name for bool
+        kind = input.type() if x.dtype != np.bool_ else f"{input.device.type.upper()}BoolType"
+        raise RuntimeError(f"expand({kind}{{[{have}]}}, size=[{', '.join(map(str, sizes))}]): "
                            f"the number of sizes provided ({len(sizes)}) must be greater or equal to the number "
                            f"of dimensions in the tensor ({x.ndim})")
     lead = len(sizes) - x.ndim
@@ -729,7 +731,7 @@ class Clone(Op):
     node_name = "CloneBackward0"
 
     def forward(ctx, a, contiguous=False):
-        if contiguous or a.flags.c_contiguous:
+        if contiguous:
             return a.copy()
         out = empty_preserving(a, a.dtype)     # keeps the input's layout, as torch.preserve_format does
         out[...] = a
