@@ -20,6 +20,8 @@ places where NumPy would choose differently:
   ``empty_strided`` allocates one.
 """
 
+import functools
+
 import numpy as np
 
 from ._device import backend_of
@@ -136,6 +138,53 @@ def iterator_strides(shape, operand_strides):
     where they disagree.
     """
     return _strides_in_order(shape, _memory_order(shape, operand_strides))
+
+
+def broadcast_strides(array, shape):
+    """The element strides of ``array`` as an operand broadcast to ``shape``: 0 where it is stretched or added."""
+    lead = len(shape) - array.ndim
+    return (0,) * lead + tuple(0 if n == 1 and m != 1 else s
+                               for n, s, m in zip(array.shape, element_strides(array), shape[lead:]))
+
+
+@functools.lru_cache(maxsize=512)
+def _row_major_bytes(shape, itemsize):
+    """The byte strides of a new row-major array."""
+    return np.empty(shape, dtype=f"V{itemsize}").strides
+
+
+def elementwise_result(out, operands):
+    """``out``, the result of an elementwise operation on arrays ``operands``, laid out as PyTorch's TensorIterator
+    lays out its result (copied if NumPy laid it out otherwise).
+
+    Row-major operands give a row-major result.  Otherwise operands of the
+    result's shape that are all contiguous give a contiguous result, all
+    with the same dense strides give those strides, and any other mix gives
+    the memory order of ``iterator_strides`` (``x.t() + y`` is transposed
+    like ``x.t()``; NumPy would keep the row-major order there).
+    """
+    for a in operands:                          # fast path: row-major operands (size-1 dimensions included)
+        if a.ndim and not (a.flags.c_contiguous and (1 not in a.shape or
+                                                     a.strides == _row_major_bytes(a.shape, a.itemsize))):
+            break
+    else:
+        return out                              # NumPy's result is row-major too
+    shape = out.shape
+    same = all(a.shape == shape for a in operands)
+    if same and all(a.flags.c_contiguous for a in operands):
+        strides = contiguous_strides(shape)
+    else:
+        first = element_strides(operands[0])
+        if same and is_non_overlapping_and_dense(shape, first) and all(element_strides(a) == first
+                                                                        for a in operands[1:]):
+            strides = first
+        else:
+            strides = iterator_strides(shape, [broadcast_strides(a, shape) for a in operands])
+    if element_strides(out) == strides:
+        return out
+    result = empty_strided(backend_of(out), shape, strides, out.dtype)
+    result[...] = out
+    return result
 
 
 class _ArrayInterface:

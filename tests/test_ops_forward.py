@@ -638,6 +638,21 @@ torch.tensor([0]) ** torch.tensor([-1])
 torch.tensor([-2], dtype=torch.int8) ** torch.tensor([7])
 torch.tensor([True]) ** 2
 torch.tensor([True]) ** torch.tensor([True])
+# elementwise results are laid out like their operands (PyTorch's TensorIterator: the first operand decides)
+x = torch.ones(3, 4).t(); b = torch.ones(4, 3); (x + b).stride(), (b + x).stride(), (x + b).is_contiguous()
+x = torch.ones(3, 4).t(); (x * 2).stride(), x.exp().stride(), (x > 0).stride(), (x + torch.ones(3)).stride()
+x = torch.ones(3, 4).t(); b = torch.ones(4, 3); torch.where(x > 0, b, x).stride(), torch.where(b > 0, x, b).stride()
+a = torch.ones(3, 4); print(a.t().masked_fill(a.t() > 0, 2.0).stride(), torch.logical_and(a.t(), a.t()).stride())
+a = torch.ones(3, 4); print(torch.isnan(a.t()).stride(), torch.logical_not(a.t()).stride(), (~(a.t() > 0)).stride())
+a = torch.zeros(1, 3).t(); print(a.stride(), (a * 2).stride(), (a ** 2).stride(), a.exp().stride(), (2 - a).stride())
+a = torch.zeros(1, 3).t(); (a + a).stride(), (a > 0).stride(), torch.where(a > 0, a, 1.0).stride(), (a % 2).stride()
+a = torch.arange(12.0).view(3, 4)[:, ::2]; print((a + 1).stride(), a.exp().stride(), (a + a.t().t()).stride())
+a = torch.arange(24.0).view(2, 3, 4).permute(2, 0, 1); print((a + 1).stride(), (a + torch.ones(2, 3)).stride())
+a = torch.arange(6.0).view(2, 3).t(); print(a.clone().stride(), a.double().stride(), torch.zeros_like(a).stride())
+torch.tensor(19.0) ** 2.5, (torch.tensor([2.0, 3.0, 19.0]) ** 1.5).tolist()
+(torch.arange(1.0, 6.0) ** 3).tolist(), (torch.arange(1.0, 6.0) ** -2).tolist(), (torch.arange(1.0, 6.0) ** -1).tolist()
+(torch.tensor([1.7, 2.3]) ** torch.tensor([2.5, -1.5])).tolist(), (2.5 ** torch.tensor([1.3, -0.7])).tolist()
+(torch.tensor([1.7, 2.3], dtype=torch.float16) ** 2.5).tolist(), (torch.tensor([7.0, 11.0]) ** (1 / 3)).tolist()
 """
 
 

@@ -1,7 +1,8 @@
 """Property-based tests against PyTorch: random shapes, chains of views and reshapes, basic-indexing
 keys and broadcastable (or not) pairs give the same values, shapes, dtypes, strides, storage offsets,
 contiguity and memory sharing -- writing through the result changes the base exactly when it does
-in PyTorch -- and the same exceptions."""
+in PyTorch -- and the same exceptions.  Elementwise results of operands in any memory layout are
+laid out as PyTorch's TensorIterator lays them out."""
 
 import math
 
@@ -268,3 +269,52 @@ def test_in_place_broadcasts_only_the_value(shapes, out_dtype, value_dtype):
         if error is None:
             assert _layout(actual) == _layout(expected)
             np.testing.assert_array_equal(actual.numpy(), expected.numpy())
+
+
+# ---------------------------------------------------------------------------
+# Layout of elementwise results
+# ---------------------------------------------------------------------------
+
+@st.composite
+def _laid_out_operand(draw, shape):
+    """``(sizes, memory order, step)``: an operand broadcastable to ``shape``, stored in a random dimension
+    order, maybe with every other element of its first dimension."""
+    sizes = tuple(1 if draw(st.integers(0, 4)) == 0 else s for s in shape)
+    order = tuple(draw(st.permutations(range(len(shape)))))
+    return sizes, order, draw(st.sampled_from([1, 1, 2]))
+
+
+def _operand(engine, sizes, order, step):
+    stored = [sizes[0] * step, *sizes[1:]]
+    t = engine.arange(float(math.prod(stored))).reshape([stored[d] for d in order])
+    t = t.permute([order.index(d) for d in range(len(order))])
+    return t[::step]
+
+
+_ELEMENTWISE = {
+    "x + y": lambda e, x, y: x + y,
+    "y * x": lambda e, x, y: y * x,
+    "x * 2": lambda e, x, y: x * 2,
+    "2 - x": lambda e, x, y: 2 - x,
+    "x ** 2": lambda e, x, y: x ** 2,
+    "x.exp()": lambda e, x, y: x.exp(),
+    "x > y": lambda e, x, y: x > y,
+    "where": lambda e, x, y: e.where(y > 3, x, y),
+    "maximum": lambda e, x, y: e.maximum(x, y),
+    "clamp": lambda e, x, y: x.clamp(min=y),
+    "logical_and": lambda e, x, y: e.logical_and(x, y),
+    "isnan": lambda e, x, y: e.isnan(x),
+    "masked_fill": lambda e, x, y: x.masked_fill(y > 3, 0.0),
+    "x.long() // 2": lambda e, x, y: x.long() // 2,
+}
+
+
+@SETTINGS
+@given(st.lists(st.integers(1, 3), min_size=2, max_size=3).flatmap(
+    lambda shape: st.tuples(_laid_out_operand(shape), _laid_out_operand(shape))), st.sampled_from(sorted(_ELEMENTWISE)))
+def test_elementwise_results_are_laid_out_as_pytorch(operands, op):
+    """``x.t() + y`` is transposed like ``x.t()`` (the first operand decides), size-1 dimensions included."""
+    results = [_ELEMENTWISE[op](e, *[_operand(e, *o) for o in operands]) for e in ENGINES]
+    expected, actual = results
+    assert _layout(actual) == _layout(expected)
+    assert actual.tolist() == expected.tolist()

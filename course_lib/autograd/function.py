@@ -312,6 +312,7 @@ class Op:
     scalar_op = None        # the Op used when the second operand is a Python number (one edge), if different
     node_full_name = None   # what name() gives, when PyTorch's differs from the class name
     saved_names = ()        # PyTorch's names of the values forward saves (node._saved_self, ...), in order
+    elementwise = False     # see Elementwise
     registry = []
 
     def __init_subclass__(cls, **kwargs):
@@ -340,6 +341,20 @@ class Op:
     @staticmethod
     def backward(ctx, *grads):
         raise NotImplementedError
+
+
+class Elementwise(Op):
+    """An Op computed element by element (with broadcasting).
+
+    Its result is laid out in memory like its operands, as PyTorch's
+    TensorIterator lays it out: ``x.t() + 1`` is transposed too
+    (``ops/_dispatch.record`` calls ``_strides.elementwise_result``).
+    """
+
+    elementwise = True
+    # iterator_operands(arrays, params): the operands, in PyTorch's order, whose layout decides the
+    # result's, where they are not just the arrays (a static method); None: the arrays
+    iterator_operands = None
 
 
 class _NoContext:

@@ -24,7 +24,7 @@ import numpy as np
 from .. import _dtype
 from .._broadcast import broadcast_shape
 from .._device import backend_of
-from .._strides import check_no_partial_overlap
+from .._strides import check_no_partial_overlap, elementwise_result
 from .._tensor import Tensor, wrap
 from ..autograd import grad_mode
 from ..autograd.function import ERR_FREED, NO_CONTEXT, Node, accumulator_of
@@ -246,6 +246,8 @@ def record(op, inputs, arrays, params=None):
     out = op.forward(NO_CONTEXT, *arrays, **params) if params else op.forward(NO_CONTEXT, *arrays)
     if out.__class__ is tuple:
         return tuple(wrap(as_array(o)) for o in out)
+    if op.elementwise and out.ndim > 1:
+        out = elementwise_result(out, arrays if op.iterator_operands is None else op.iterator_operands(arrays, params))
     t = _new(Tensor)
     t._data = out if out.__class__ is _ndarray else as_array(out)
     return t
@@ -268,6 +270,8 @@ def _record_node(op, inputs, arrays, params):
     node.next_functions = tuple(edges)
     node._input_meta = tuple(metas)
     out = op.forward(node, *arrays, **params) if params else op.forward(node, *arrays)
+    if op.elementwise and out.ndim > 1:
+        out = _laid_out(node, out, arrays if op.iterator_operands is None else op.iterator_operands(arrays, params))
     if out.__class__ is not tuple:
         r = _new(Tensor)
         r._data = out if out.__class__ is _ndarray else _array_output(node, out)
@@ -299,6 +303,14 @@ _NO_EDGE = (None, 0)
 def _array_output(node, out):
     """A NumPy scalar result as a 0-d array; if forward saved the scalar, it saves the array instead."""
     a = as_array(out)
+    if a is not out and node._saved:
+        node._saved = tuple(a if s is out else s for s in node._saved)
+    return a
+
+
+def _laid_out(node, out, arrays):
+    """An elementwise result laid out as PyTorch's (``elementwise_result``); if forward saved it, the copy is saved."""
+    a = elementwise_result(out, arrays)
     if a is not out and node._saved:
         node._saved = tuple(a if s is out else s for s in node._saved)
     return a

@@ -8,9 +8,11 @@ broadcast shape; the engine sums them back to each input's shape.
 import numpy as np
 
 from .. import _dtype
+from .._strides import elementwise_result
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import Elementwise
 from . import _dispatch as D
+from .math import precise
 
 __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide",
            "remainder", "fmod", "pow", "neg", "negative", "rsub", "reciprocal",
@@ -23,7 +25,13 @@ __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_d
 # The operations
 # ---------------------------------------------------------------------------
 
-class Add(Op):
+def _wrapped_number(name):
+    """``iterator_operands`` of an op whose Python number (keyword argument ``name``) PyTorch wraps into a
+    0-d tensor operand: the result's layout then follows the general rule, not the one-operand one."""
+    return staticmethod(lambda arrays, params: (*arrays, params[name]))
+
+
+class Add(Elementwise):
     node_name = "AddBackward0"
     inplace_ufunc = np.add
 
@@ -35,7 +43,7 @@ class Add(Op):
         return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha)
 
 
-class Sub(Op):
+class Sub(Elementwise):
     node_name = "SubBackward0"
     inplace_ufunc = np.subtract
 
@@ -47,10 +55,12 @@ class Sub(Op):
         return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
 
 
-class Rsub(Op):
+class Rsub(Elementwise):
     """``number - tensor``: PyTorch's ``rsub(tensor, number)``, one input edge."""
 
     node_name = "RsubBackward1"
+
+    iterator_operands = _wrapped_number("other")
 
     def forward(ctx, a, other):
         return other - a
@@ -59,7 +69,7 @@ class Rsub(Op):
         return (-grad,)
 
 
-class Mul(Op):
+class Mul(Elementwise):
     node_name = "MulBackward0"
     saved_names = ("self", "other")
     inplace_ufunc = np.multiply
@@ -76,7 +86,7 @@ class Mul(Op):
                 grad * a if a is not None else None)
 
 
-class Div(Op):
+class Div(Elementwise):
     node_name = "DivBackward0"
     saved_names = ("self", "other")
     int_to_float = True
@@ -94,7 +104,7 @@ class Div(Op):
         return ga, gb
 
 
-class DivRounded(Op):
+class DivRounded(Elementwise):
     """``div(a, b, rounding_mode='floor' | 'trunc')``: the gradient is zero almost everywhere."""
 
     node_name = "DivBackward2"
@@ -118,7 +128,7 @@ class DivRounded(Op):
         return zeros, zeros
 
 
-class FloorDivide(Op):
+class FloorDivide(Elementwise):
     """``a // b``.  PyTorch has no derivative for it: its node is named ``NotImplemented`` and raises."""
 
     node_name = "NotImplemented"
@@ -137,6 +147,8 @@ class FloorDivide(Op):
 class FloorDivideScalar(FloorDivide):
     """``tensor // number``: one input edge."""
 
+    iterator_operands = _wrapped_number("other")
+
     def forward(ctx, a, other):
         return FloorDivide.forward(ctx, a, other)
 
@@ -144,10 +156,12 @@ class FloorDivideScalar(FloorDivide):
 FloorDivide.scalar_op = FloorDivideScalar
 
 
-class RemainderScalar(Op):
+class RemainderScalar(Elementwise):
     """``tensor % number`` (RemainderBackward0: one input edge)."""
 
     node_name = "RemainderBackward0"
+
+    iterator_operands = _wrapped_number("other")
 
     def forward(ctx, a, other):
         if a.dtype.kind in "iub" and other == 0:
@@ -158,7 +172,7 @@ class RemainderScalar(Op):
         return (grad,)
 
 
-class Remainder(Op):
+class Remainder(Elementwise):
     """``tensor % tensor`` (RemainderBackward1)."""
 
     node_name = "RemainderBackward1"
@@ -176,10 +190,12 @@ class Remainder(Op):
         return grad, -grad * _xp(grad).floor(a / b) if ctx.needs_input_grad[1] else None
 
 
-class FmodScalar(Op):
+class FmodScalar(Elementwise):
     """``fmod(tensor, number)`` (FmodBackward0: one input edge)."""
 
     node_name = "FmodBackward0"
+
+    iterator_operands = _wrapped_number("other")
 
     def forward(ctx, a, other):
         if a.dtype.kind in "iub" and other == 0:
@@ -190,7 +206,7 @@ class FmodScalar(Op):
         return (grad,)
 
 
-class Fmod(Op):
+class Fmod(Elementwise):
     """``fmod(tensor, tensor)`` (FmodBackward1)."""
 
     node_name = "FmodBackward1"
@@ -208,7 +224,7 @@ class Fmod(Op):
         return grad, -grad * _xp(grad).trunc(a / b) if ctx.needs_input_grad[1] else None
 
 
-class Pow(Op):
+class Pow(Elementwise):
     """``tensor ** number`` (PowBackward0: one input edge, the exponent is a Scalar)."""
 
     node_name = "PowBackward0"
@@ -222,7 +238,20 @@ class Pow(Op):
         ctx.exponent = exponent
         if exponent == 2:
             return a * a
-        return a ** exponent
+        if a.dtype.kind != "f":
+            return a ** exponent
+        if a.dtype != np.float16:             # PyTorch's shortcuts for float32 and float64
+            if exponent == 3:
+                return a * a * a
+            if exponent == -1:
+                return 1 / a
+            if exponent == -2:
+                return 1 / (a * a)
+            if exponent == 0.5:
+                return _xp(a).sqrt(a)
+            if exponent == -0.5:
+                return 1 / _xp(a).sqrt(a)
+        return precise(lambda wide: wide ** wide.dtype.type(exponent), a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -234,7 +263,7 @@ class Pow(Op):
         return (grad * (e * a ** (e - 1)),)
 
 
-class PowTensor(Op):
+class PowTensor(Elementwise):
     """``tensor ** tensor`` (PowBackward1)."""
 
     node_name = "PowBackward1"
@@ -243,7 +272,7 @@ class PowTensor(Op):
     def forward(ctx, a, b):
         if a.dtype.kind == "b":
             raise NotImplementedError('"pow" not implemented for \'Bool\'')
-        result = _int_power(a, b) if a.dtype.kind in "iu" else a ** b
+        result = _int_power(a, b) if a.dtype.kind in "iu" else precise(lambda wide: wide ** b.astype(wide.dtype), a)
         ctx.save_for_backward(a, b, result)
         return result
 
@@ -275,7 +304,7 @@ def _exponent_grad(xp, grad, base, exponent, result):
     return xp.where((base == 0) & (exponent >= 0), 0, grad * result * xp.log(base))
 
 
-class RPow(Op):
+class RPow(Elementwise):
     """``number ** tensor`` (PowBackward2: one input edge, the base is a Scalar)."""
 
     node_name = "PowBackward2"
@@ -286,7 +315,7 @@ class RPow(Op):
         if exponent.dtype.kind in "iu":
             result = _int_power(_xp(exponent).asarray(base, dtype=exponent.dtype), exponent)
         else:
-            result = base ** exponent
+            result = precise(lambda wide: wide.dtype.type(base) ** wide, exponent)
         ctx.save_for_backward(exponent, result)
         ctx.base = base
         return result
@@ -296,7 +325,7 @@ class RPow(Op):
         return (_exponent_grad(_xp(grad), grad, ctx.base, exponent, result),)
 
 
-class Neg(Op):
+class Neg(Elementwise):
     node_name = "NegBackward0"
     inplace_ufunc = np.negative
 
@@ -310,7 +339,7 @@ class Neg(Op):
         return (-grad,)
 
 
-class Reciprocal(Op):
+class Reciprocal(Elementwise):
     node_name = "ReciprocalBackward0"
     saved_names = ("result",)
     int_to_float = True
@@ -326,7 +355,7 @@ class Reciprocal(Op):
         return (-grad * result * result,)
 
 
-class Maximum(Op):
+class Maximum(Elementwise):
     node_name = "MaximumBackward0"
     saved_names = ("self", "other")
 
@@ -348,7 +377,7 @@ def _select_grads(ctx, grad, loses):
     return ga, gb
 
 
-class Minimum(Op):
+class Minimum(Elementwise):
     node_name = "MinimumBackward0"
     saved_names = ("self", "other")
 
@@ -361,8 +390,8 @@ class Minimum(Op):
 
 
 def _comparison(name, fn):
-    cls = type(name, (Op,), {"forward": staticmethod(lambda ctx, a, b: fn(a, b)),
-                             "result_dtype": np.dtype(np.bool_)})
+    cls = type(name, (Elementwise,), {"forward": staticmethod(lambda ctx, a, b: fn(a, b)),
+                                      "result_dtype": np.dtype(np.bool_)})
     return cls
 
 
@@ -380,7 +409,7 @@ def _bitwise(name, fn, torch_name):
             short = _dtype._BY_NUMPY[a.dtype]._short_name
             raise NotImplementedError(f'"{torch_name}_cpu" not implemented for \'{short}\'')
         return fn(a, b)
-    return type(name, (Op,), {"forward": staticmethod(forward)})
+    return type(name, (Elementwise,), {"forward": staticmethod(forward)})
 
 
 BitwiseAnd = _bitwise("BitwiseAnd", lambda a, b: a & b, "bitwise_and")
@@ -649,7 +678,8 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     if input._data.dtype != other._data.dtype:
         raise RuntimeError(f"{input.dtype._short_name} did not match {other.dtype._short_name}")
     x, y = D.align(input, other)
-    return D.wrap(D.as_array(_xp(x).isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)))
+    return D.wrap(elementwise_result(D.as_array(_xp(x).isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)),
+                                     (x, y)))
 
 
 def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
@@ -667,13 +697,14 @@ def _bool_view(x):
 
 def logical_not(input):
     """Element-wise NOT (non-zero is True); a bool tensor. Mirrors ``torch.logical_not``."""
-    return D.wrap(D.as_array(~_bool_view(input._data)))
+    return D.wrap(elementwise_result(D.as_array(~_bool_view(input._data)), (input._data,)))
 
 
 def _logical(fn):
     def logical(input, other):
         x, y = D.align(input, other) if isinstance(other, Tensor) else (input._data, other)
-        return D.wrap(D.as_array(fn(_bool_view(x), _bool_view(y) if not isinstance(y, bool) else y)))
+        out = fn(_bool_view(x), _bool_view(y) if not isinstance(y, bool) else y)
+        return D.wrap(elementwise_result(D.as_array(out), (x, y) if isinstance(other, Tensor) else (x,)))
     return logical
 
 
@@ -694,7 +725,7 @@ def bitwise_not(input):
     x = input._data
     if x.dtype.kind == "f":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
-    return D.wrap(D.as_array(~x))
+    return D.wrap(elementwise_result(D.as_array(~x), (x,)))
 
 
 def bitwise_and(input, other):

@@ -17,7 +17,7 @@ from .. import _dtype
 from .._arguments import type_name
 from .._broadcast import broadcast_shape
 from .._device import backend_of, to_numpy
-from .._strides import check_no_partial_overlap, element_strides, empty_strided, iterator_strides
+from .._strides import broadcast_strides, check_no_partial_overlap, element_strides, empty_strided, iterator_strides
 from .._tensor import Tensor, wrap_dim
 from ..autograd.function import Op
 from . import _dispatch as D
@@ -253,10 +253,7 @@ def _gather_strides(a, key, shape):
     strides = element_strides(a)
 
     def spread(arr):                                      # an index tensor's strides, broadcast to nb dims
-        st = element_strides(arr)
-        lead = nb - arr.ndim
-        return (0,) * lead + tuple(0 if n == 1 and shape_n != 1 else s
-                                   for n, s, shape_n in zip(arr.shape, st, shape[lead:lead + arr.ndim]))
+        return broadcast_strides(arr, shape[:nb])
 
     if positions == list(range(positions[0], positions[-1] + 1)):     # one block: it stays in place
         before, after = positions[0], a.ndim - positions[-1] - 1
@@ -604,6 +601,16 @@ def index_select(input, dim, index):
     return D.record(IndexSelect, (input,), (x,), {"index": idx.reshape(-1), "axis": d})
 
 
+def _filled(a, mask, value):
+    """A contiguous copy of ``a`` broadcast with ``mask`` (as PyTorch's ``masked_fill`` makes it), holding
+    ``value`` where ``mask`` is True."""
+    xp = backend_of(a)
+    out = xp.empty(broadcast_shape(a.shape, mask.shape), dtype=a.dtype)
+    out[...] = a
+    xp.copyto(out, value, casting="unsafe", where=mask)
+    return out
+
+
 class MaskedFill(Op):
     """``masked_fill(mask, number)`` (MaskedFillBackward0: one edge; the filled places get no gradient)."""
 
@@ -612,7 +619,7 @@ class MaskedFill(Op):
 
     def forward(ctx, a, mask, other):
         ctx.save_for_backward(mask)
-        return backend_of(a).where(mask, other, a).astype(a.dtype, copy=False)
+        return _filled(a, mask, other)
 
     def backward(ctx, grad):
         (mask,) = ctx.saved_tensors
@@ -627,7 +634,7 @@ class MaskedFillTensor(Op):
 
     def forward(ctx, a, value, mask):
         ctx.save_for_backward(mask)
-        return backend_of(a).where(mask, value.astype(a.dtype), a)
+        return _filled(a, mask, value)
 
     def backward(ctx, grad):
         (mask,) = ctx.saved_tensors

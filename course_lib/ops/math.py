@@ -7,8 +7,9 @@ computed in the default float dtype, as in PyTorch.
 import numpy as np
 
 from .._device import backend_of
+from .._strides import elementwise_result
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import Elementwise
 from . import _dispatch as D
 
 __all__ = ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "square",
@@ -23,7 +24,7 @@ def _xp(a):
 _WIDER = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(np.float32): np.dtype(np.float64)}
 
 
-def _precise(fn, a):
+def precise(fn, a):
     """``fn(a)`` computed one precision wider, then rounded to ``a``'s dtype.
 
     PyTorch's float32 ``exp``, ``log``, ``sin``, ... are accurate to about
@@ -41,7 +42,7 @@ def _quiet():
     return np.errstate(divide="ignore", invalid="ignore", over="ignore")
 
 
-class Abs(Op):
+class Abs(Elementwise):
     node_name = "AbsBackward0"
     saved_names = ("self",)
 
@@ -56,14 +57,14 @@ class Abs(Op):
         return (grad * _xp(a).sign(a),)
 
 
-class Exp(Op):
+class Exp(Elementwise):
     node_name = "ExpBackward0"
     saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
         with _quiet():
-            result = _precise(_xp(a).exp, a)
+            result = precise(_xp(a).exp, a)
         ctx.save_for_backward(result)
         return result
 
@@ -72,7 +73,7 @@ class Exp(Op):
         return (grad * result,)
 
 
-class Log(Op):
+class Log(Elementwise):
     node_name = "LogBackward0"
     saved_names = ("self",)
     int_to_float = True
@@ -80,14 +81,14 @@ class Log(Op):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with _quiet():
-            return _precise(_xp(a).log, a)
+            return precise(_xp(a).log, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         return (grad / a,)
 
 
-class Log2(Op):
+class Log2(Elementwise):
     node_name = "Log2Backward0"
     saved_names = ("self",)
     int_to_float = True
@@ -95,14 +96,14 @@ class Log2(Op):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with _quiet():
-            return _precise(_xp(a).log2, a)
+            return precise(_xp(a).log2, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         return (grad / (a * np.log(2.0)).astype(a.dtype),)
 
 
-class Log10(Op):
+class Log10(Elementwise):
     node_name = "Log10Backward0"
     saved_names = ("self",)
     int_to_float = True
@@ -110,14 +111,14 @@ class Log10(Op):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with _quiet():
-            return _precise(_xp(a).log10, a)
+            return precise(_xp(a).log10, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         return (grad / (a * np.log(10.0)).astype(a.dtype),)
 
 
-class Log1p(Op):
+class Log1p(Elementwise):
     node_name = "Log1PBackward0"
     saved_names = ("self",)
     int_to_float = True
@@ -125,21 +126,21 @@ class Log1p(Op):
     def forward(ctx, a):
         ctx.save_for_backward(a)
         with _quiet():
-            return _precise(_xp(a).log1p, a)
+            return precise(_xp(a).log1p, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         return (grad / (a + 1),)
 
 
-class Expm1(Op):
+class Expm1(Elementwise):
     node_name = "Expm1Backward0"
     saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
         with _quiet():
-            result = _precise(_xp(a).expm1, a)
+            result = precise(_xp(a).expm1, a)
         ctx.save_for_backward(result)
         return result
 
@@ -148,7 +149,7 @@ class Expm1(Op):
         return (grad * (result + 1),)
 
 
-class Sqrt(Op):
+class Sqrt(Elementwise):
     node_name = "SqrtBackward0"
     saved_names = ("result",)
     int_to_float = True
@@ -164,7 +165,7 @@ class Sqrt(Op):
         return (grad / (2 * result),)
 
 
-class Rsqrt(Op):
+class Rsqrt(Elementwise):
     node_name = "RsqrtBackward0"
     saved_names = ("result",)
     int_to_float = True
@@ -180,41 +181,41 @@ class Rsqrt(Op):
         return (grad * (-0.5 * result ** 3).astype(result.dtype),)
 
 
-class Sin(Op):
+class Sin(Elementwise):
     node_name = "SinBackward0"
     saved_names = ("self",)
     int_to_float = True
 
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return _precise(_xp(a).sin, a)
+        return precise(_xp(a).sin, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         return (grad * _xp(a).cos(a),)
 
 
-class Cos(Op):
+class Cos(Elementwise):
     node_name = "CosBackward0"
     saved_names = ("self",)
     int_to_float = True
 
     def forward(ctx, a):
         ctx.save_for_backward(a)
-        return _precise(_xp(a).cos, a)
+        return precise(_xp(a).cos, a)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
         return (grad * -_xp(a).sin(a),)
 
 
-class Tan(Op):
+class Tan(Elementwise):
     node_name = "TanBackward0"
     saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
-        result = _precise(_xp(a).tan, a)
+        result = precise(_xp(a).tan, a)
         ctx.save_for_backward(result)
         return result
 
@@ -223,13 +224,13 @@ class Tan(Op):
         return (grad * (1 + result * result),)
 
 
-class Tanh(Op):
+class Tanh(Elementwise):
     node_name = "TanhBackward0"
     saved_names = ("result",)
     int_to_float = True
 
     def forward(ctx, a):
-        result = _precise(_xp(a).tanh, a)
+        result = precise(_xp(a).tanh, a)
         ctx.save_for_backward(result)
         return result
 
@@ -238,7 +239,7 @@ class Tanh(Op):
         return (grad * (1 - result * result),)
 
 
-class Sigmoid(Op):
+class Sigmoid(Elementwise):
     node_name = "SigmoidBackward0"
     saved_names = ("result",)
     int_to_float = True
@@ -254,7 +255,7 @@ class Sigmoid(Op):
         return (grad * result * (1 - result),)
 
 
-class Relu(Op):
+class Relu(Elementwise):
     node_name = "ReluBackward0"
     saved_names = ("result",)
 
@@ -270,7 +271,7 @@ class Relu(Op):
         return (grad * (result > 0),)
 
 
-class Clamp(Op):
+class Clamp(Elementwise):
     """``clamp(min=number, max=number)``: gradient passes where the input was inside the bounds."""
 
     node_name = "ClampBackward1"
@@ -298,11 +299,15 @@ class Clamp(Op):
         return (grad * mask,)
 
 
-class ClampTensor(Op):
+class ClampTensor(Elementwise):
     """``clamp(min=tensor, max=tensor)`` (ClampBackward0): three edges, ``(None, 0)`` for a missing bound."""
 
     node_name = "ClampBackward0"
     saved_names = ("self", "min", "max")
+
+    @staticmethod
+    def iterator_operands(arrays, params):
+        return tuple(a for a in arrays if a is not None)
 
     def forward(ctx, a, lo, hi):
         ctx.save_for_backward(a, lo, hi)
@@ -330,11 +335,15 @@ class ClampTensor(Op):
         return xp.where(inside, grad, 0), g_lo, g_hi
 
 
-class Where(Op):
+class Where(Elementwise):
     """``where(condition, a, b)``: two edges (a and b); the condition is a keyword argument."""
 
     node_name = "WhereBackward0"
     saved_names = ("condition",)
+
+    @staticmethod
+    def iterator_operands(arrays, params):
+        return (params["condition"], *arrays)
 
     def forward(ctx, a, b, condition):
         ctx.save_for_backward(condition)
@@ -356,15 +365,15 @@ def _rounding(name, fn):
 
     def backward(ctx, grad):
         return (_xp(grad).zeros_like(grad),)     # zero almost everywhere (PyTorch's formula)
-    return type(name, (Op,), {"node_name": name + "Backward0", "forward": forward, "backward": backward,
-                              "__doc__": f"``{name.lower()}``: piecewise constant, so its gradient is zero."})
+    return type(name, (Elementwise,), {"node_name": name + "Backward0", "forward": forward, "backward": backward,
+                                       "__doc__": f"``{name.lower()}``: piecewise constant, so its gradient is zero."})
 
 
 Floor = _rounding("Floor", lambda xp, a: xp.floor(a))
 Ceil = _rounding("Ceil", lambda xp, a: xp.ceil(a))
 Round = _rounding("Round", lambda xp, a: xp.round(a))
 Trunc = _rounding("Trunc", lambda xp, a: xp.trunc(a))
-class Sign(Op):
+class Sign(Elementwise):
     node_name = "SignBackward0"
 
     def forward(ctx, a):
@@ -374,7 +383,7 @@ class Sign(Op):
         return (_xp(grad).zeros_like(grad),)     # zero almost everywhere (PyTorch's formula)
 
 
-class RoundDecimals(Op):
+class RoundDecimals(Elementwise):
     """``round(x, decimals=d)`` (RoundBackward1)."""
 
     node_name = "RoundBackward1"
@@ -385,7 +394,7 @@ class RoundDecimals(Op):
     backward = Round.backward
 
 
-class Erf(Op):
+class Erf(Elementwise):
     node_name = "ErfBackward0"
     saved_names = ("self",)
     int_to_float = True
@@ -577,14 +586,14 @@ def where(condition, input=None, other=None):
 
 def isnan(input):
     """True where an element is NaN. Mirrors ``torch.isnan``."""
-    return D.wrap(D.as_array(_xp(input._data).isnan(input._data)))
+    return D.wrap(elementwise_result(D.as_array(_xp(input._data).isnan(input._data)), (input._data,)))
 
 
 def isinf(input):
     """True where an element is +inf or -inf. Mirrors ``torch.isinf``."""
-    return D.wrap(D.as_array(_xp(input._data).isinf(input._data)))
+    return D.wrap(elementwise_result(D.as_array(_xp(input._data).isinf(input._data)), (input._data,)))
 
 
 def isfinite(input):
     """True where an element is neither inf nor NaN. Mirrors ``torch.isfinite``."""
-    return D.wrap(D.as_array(_xp(input._data).isfinite(input._data)))
+    return D.wrap(elementwise_result(D.as_array(_xp(input._data).isfinite(input._data)), (input._data,)))
