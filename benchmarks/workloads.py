@@ -26,9 +26,10 @@ TINY_B = [1.5, 0.75, -1.5]
 class Workload:
     """A named workload: its unit, how many units one run holds, and its two implementations."""
 
-    def __init__(self, name, unit, per_run, description, api, numpy):
+    def __init__(self, name, unit, per_run, description, api, numpy, checked=False):
         self.name, self.unit, self.per_run, self.description = name, unit, per_run, description
         self.api, self.numpy = api, numpy
+        self.checked = checked      # same data on every engine: the results must agree
 
 
 # --------------------------------------------------------------------------- PyTorch API
@@ -174,20 +175,23 @@ def np_tiny_autograd(np):
             y4 = y3 + w
             m = y4 > 0
             y5 = y4 * m
-            y7 = y5 * 0.5 + 1.0
+            y6 = y5 * 0.5
+            y7 = y6 + 1.0
             y8 = y7 ** 2
             y9 = y8 * x
             y10 = y9 + w
             loss = y10.sum()
             g10 = np.ones_like(y10)
-            gw = g10
-            g8 = g10 * x
+            gw = g10                     # from y10 = y9 + w
+            g8 = g10 * x                 # from y9 = y8 * x
             gx = g10 * y8
-            g7 = g8 * (2.0 * y7)
-            g4 = g7 * 0.5 * m
-            gw = gw + g4
-            g2 = g4 * (2.0 * y2)
-            gx = gx + g2 + g2 * w
+            g7 = g8 * (2.0 * y7)         # y8 = y7 ** 2
+            g5 = g7 * 0.5                # y6 = y5 * 0.5 (y7 = y6 + 1)
+            g4 = g5 * m                  # relu
+            gw = gw + g4                 # y4 = y3 + w
+            g2 = g4 * (2.0 * y2)         # y3 = y2 * y2
+            gx = gx + g2                 # y2 = y1 + x
+            gx = gx + g2 * w             # y1 = x * w
             gw = gw + g2 * x
             xg += gx
             wg += gw
@@ -276,9 +280,9 @@ def np_linreg_fit(np):
 
 
 WORKLOADS = [
-    Workload("tiny_op", "us/op", N_TINY_OP, "a + b on (3,) float32, no grad", tiny_op, np_tiny_op),
+    Workload("tiny_op", "us/op", N_TINY_OP, "a + b on (3,) float32, no grad", tiny_op, np_tiny_op, checked=True),
     Workload("tiny_autograd", "us/op", N_TINY_AG * CHAIN, "10-op chain on (3,) + sum + backward, per op",
-             tiny_autograd, np_tiny_autograd),
+             tiny_autograd, np_tiny_autograd, checked=True),
     Workload("big_elementwise_fwd", "ms", 1, "(a*b+a).sum(), 1e7 float32, no grad",
              big_elementwise_fwd, np_big_elementwise_fwd),
     Workload("big_elementwise_fwdbwd", "ms", 1, "(a*b+a).sum() + backward, 1e7 float32",
@@ -286,5 +290,6 @@ WORKLOADS = [
     Workload("matmul", "ms", 1, f"{MM}x{MM} @ {MM}x{MM} float32", matmul, np_matmul),
     Workload("mlp_step", "ms/step", MLP_STEPS, f"MLP {MLP_IN}->{MLP_H}->{MLP_OUT}, batch {MLP_B}, fwd+bwd+SGD",
              mlp_step, np_mlp_step),
-    Workload("linreg_fit", "ms", 1, f"y = a*x + b on 5 points, {LR_EPOCHS} epochs", linreg_fit, np_linreg_fit),
+    Workload("linreg_fit", "ms", 1, f"y = a*x + b on 5 points, {LR_EPOCHS} epochs", linreg_fit, np_linreg_fit,
+             checked=True),
 ]
