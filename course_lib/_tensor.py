@@ -28,6 +28,7 @@ from ._device import device_of, to_numpy, writeable
 from ._size import Size
 from ._strides import address as _address
 from ._strides import element_strides
+from .autograd import api as _autograd_api
 from .autograd import grad_mode
 
 __all__ = ["Tensor", "wrap"]
@@ -631,8 +632,7 @@ class Tensor:
                 PyTorch's messages.
             NotImplementedError: ``create_graph=True`` (see ``autograd.api``).
         """
-        from .autograd import backward as _backward
-        _backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+        _autograd_api.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
 
     def _accumulate_grad(self, grad, shared=False, in_place=True):
         """Add a gradient array into ``.grad`` (what AccumulateGrad and ``retain_grad`` do).

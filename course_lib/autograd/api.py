@@ -9,6 +9,10 @@ itself recorded; course_lib's backward formulas work on raw arrays, so it
 raises ``NotImplementedError`` for them.
 """
 
+import numpy as np
+
+from .. import _device
+from .. import _tensor as _tensor_module  # partly imported here (_tensor imports autograd): read at call time
 from .engine import run_backward
 
 __all__ = ["backward", "grad"]
@@ -16,8 +20,7 @@ __all__ = ["backward", "grad"]
 
 def _as_tuple(x):
     """PyTorch's ``_tensor_or_tensors_to_tuple``: a tensor becomes a 1-tuple, anything else goes through tuple()."""
-    from .._tensor import Tensor
-    return (x,) if isinstance(x, Tensor) else tuple(x)
+    return (x,) if isinstance(x, _tensor_module.Tensor) else tuple(x)
 
 
 def _initial_grads(outputs, grad_outputs):
@@ -28,8 +31,7 @@ def _initial_grads(outputs, grad_outputs):
             the wrong shape, or fewer gradients than outputs (PyTorch's messages).
         TypeError: a gradient that is neither a Tensor nor None.
     """
-    from .._device import backend_of
-    from .._tensor import Tensor
+    Tensor = _tensor_module.Tensor
     if grad_outputs is None:
         grad_outputs = (None,) * len(outputs)
     if len(grad_outputs) < len(outputs):
@@ -44,7 +46,11 @@ def _initial_grads(outputs, grad_outputs):
                 raise RuntimeError("grad can be implicitly created only for scalar outputs")
             if out._data.dtype.kind != "f":
                 raise RuntimeError(f"grad can be implicitly created only for real scalar outputs but got {out.dtype}")
-            grads.append(backend_of(out._data).ones(out._data.shape, dtype=out._data.dtype))
+            a = out._data
+            if a.ndim == 0 and a.__class__ is np.ndarray:      # loss.backward(): np.array(1) is 5x cheaper
+                grads.append(np.array(1, dtype=a.dtype))       # than np.ones(())
+            else:
+                grads.append(_device.backend_of(a).ones(a.shape, dtype=a.dtype))
             continue
         if not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")

@@ -26,7 +26,7 @@
 lead to the requested inputs and capture the gradients arriving there.
 """
 
-import heapq
+from heapq import heappop, heappush
 
 import numpy as np
 
@@ -92,42 +92,28 @@ def _nodes_leading_to(root, targets):
     return leads
 
 
-class _Buffers:
-    """Per-node lists of incoming gradients, adding up gradients that arrive at the same slot.
+def _add_gradients(old, grad, shared):
+    """The sum of two gradients arriving at the same input of a node.
 
     ``shared`` holds the ids of arrays that something besides the engine may
     hold (the caller's gradients, hook arguments, arrays sent along two
     edges, gradients from learners' Functions): those are never modified in
-    place nor handed to ``.grad`` without a copy.
+    place nor handed to ``.grad`` without a copy.  Any other array is the
+    engine's own, so the sum is written into it: no new allocation.
     """
+    if _owned(old, grad, shared):
+        old += grad
+        return old
+    if _owned(grad, old, shared):
+        grad += old
+        return grad
+    total = old + grad
+    return np.asarray(total) if isinstance(total, _generic) else total    # 0-d + 0-d is a NumPy scalar
 
-    def __init__(self, shared_ids):
-        self.slots = {}
-        self.shared = shared_ids
 
-    def add(self, node, nr, grad):
-        buf = self.slots.get(node)
-        if buf is None:
-            buf = self.slots[node] = [None] * node._n_outputs
-        old = buf[nr]
-        if old is None:
-            buf[nr] = grad
-        elif self.owned(old, grad):
-            old += grad            # add into a buffer nobody else sees: no new allocation
-        elif self.owned(grad, old):
-            grad += old
-            buf[nr] = grad
-        else:
-            total = old + grad
-            buf[nr] = np.asarray(total) if isinstance(total, _generic) else total   # 0-d + 0-d is a NumPy scalar
-
-    def owned(self, a, other):
-        return (id(a) not in self.shared and a.base is None and writeable(a)
-                and a.shape == other.shape and a.dtype == other.dtype)
-
-    def pop(self, node):
-        grads = self.slots.pop(node, None)
-        return [None] * node._n_outputs if grads is None else grads
+def _owned(a, other, shared):
+    return (id(a) not in shared and a.base is None and writeable(a)
+            and a.shape == other.shape and a.dtype == other.dtype)
 
 
 def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumulate=True,
@@ -178,10 +164,10 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
     captured = [None] * (len(inputs) if inputs is not None else 0)
 
     deps = _count_dependencies(root)
-    buffers = _Buffers(shared)
-    anomaly = anomaly_mode.enabled
-    ready = []
+    slots = {}           # node -> its input buffer: one gradient (or None) per output of the node
+    ready = []           # heap of (-sequence number, tie, node): the newest ready node runs first
     tie = 0
+    anomaly = anomaly_mode.enabled
     node, out = root, root.apply()
     prev_mode = grad_mode.enabled
     grad_mode._set(False)            # backward formulas record nothing
@@ -189,6 +175,7 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
     quiet.__enter__()
     try:
         while True:
+            # 1. send each gradient in `out` along its edge; a node that got all of its gradients is ready
             if len(out) > 1:
                 _mark_repeated(out, shared)
             for (nxt, nr), g, meta in zip(node.next_functions, out, node._input_meta):
@@ -197,18 +184,24 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                 if g is not None:
                     if g.__class__ is not _ndarray and isinstance(g, _generic):
                         g = np.asarray(g)      # NumPy gives scalars for 0-d results; keep arrays
-                    if meta is not None and (g.shape != meta[0] or g.dtype != meta[1] or g.__class__ is not meta[2]):
+                    # (`dtype is not`: a cheap test that is almost always enough; validate compares exactly)
+                    if meta is not None and (g.shape != meta[0] or g.dtype is not meta[1]
+                                             or g.__class__ is not meta[2]):
                         g = validate(node, g, meta, nr)
-                    buffers.add(nxt, nr, g)
+                    buf = slots.get(nxt)
+                    if buf is None:
+                        buf = slots[nxt] = [None] * nxt._n_outputs
+                    buf[nr] = g if buf[nr] is None else _add_gradients(buf[nr], g, shared)
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
-                    heapq.heappush(ready, (-nxt._sequence_nr, tie, nxt))
+                    heappush(ready, (-nxt._sequence_nr, tie, nxt))
                     tie += 1
+            # 2. run the next ready node
             if not ready:
                 break
-            node = heapq.heappop(ready)[2]
-            grads = buffers.pop(node)
+            node = heappop(ready)[2]
+            grads = slots.pop(node, None) or [None] * node._n_outputs
             if node.__class__ is AccumulateGrad:
                 if node.variable._hooks:
                     _run_pre_hooks(node, grads, shared)
@@ -226,9 +219,10 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                 if g is not None:
                     node.variable._accumulate_grad(g, shared=id(g) in shared)
                 out = ()
+            elif anomaly:
+                out = _run_node_with_anomaly_checks(node, grads, shared)
             else:
-                out = _run_node(node, grads, shared) if not anomaly else _run_node_with_anomaly_checks(node, grads,
-                                                                                                        shared)
+                out = _run_node(node, grads, shared)
             if trace is not None:
                 trace(node, grads, out)
             if not retain_graph:
@@ -249,6 +243,10 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
 
 def _mark_repeated(out, shared):
     """An array a node sends along two edges must not be added into in place (the other edge sees it too)."""
+    if len(out) == 2:                 # the usual case (add, sub, mul): one comparison instead of a set
+        if out[0] is out[1] and out[0] is not None:
+            shared.add(id(out[0]))
+        return
     seen = set()
     for g in out:
         if g is not None:
@@ -264,13 +262,15 @@ def _run_node(node, grads, shared):
     if len(grads) == 1:
         if grads[0] is None:
             return (None,) * len(node.next_functions)
-    elif any(g is None for g in grads):
-        if all(g is None for g in grads):
-            return (None,) * len(node.next_functions)
-        if not isinstance(node, BackwardCFunction):
-            grads = _materialize(node, grads)
-    out = node.apply(*grads)
-    if isinstance(node, BackwardCFunction):
+        out = node.apply(grads[0])
+    else:
+        if any(g is None for g in grads):
+            if all(g is None for g in grads):
+                return (None,) * len(node.next_functions)
+            if not isinstance(node, BackwardCFunction):
+                grads = _materialize(node, grads)
+        out = node.apply(*grads)
+    if node._user_function:
         shared.update(id(g) for g in out if g is not None)     # arrays of the learner's tensors
     if node._hooks:
         out = _call_post_hooks(node, out, grads, shared)

@@ -69,6 +69,7 @@ class Node:
     _retained = None     # {output_nr: weakref to tensor} for tensors that called retain_grad()
     _pre_hooks = None
     _hooks = None
+    _user_function = False  # True for the nodes of learners' Functions (their gradients are the learner's arrays)
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
@@ -194,6 +195,10 @@ class Node:
 
     def __repr__(self):
         return f"<{type(self).__name__} object at {id(self):#x}>"
+
+
+# An Op node's ``saved_tensors``: ``apply`` has checked them just before calling ``backward``.
+_checked_saved = property(lambda self: self._saved, doc="What forward saved (checked by ``apply``).")
 
 
 def _as_python(value):
@@ -325,10 +330,11 @@ class Op:
             backward = cls.backward
 
             def apply(self, *grads, _backward=backward):
-                if self._saved != ():          # as PyTorch's nodes do: unpack (and check) what was saved first
-                    self._check_saved()
+                if self._checks or self._saved is _FREED:   # as PyTorch's nodes do: unpack (and check) what
+                    self._check_saved()                      # was saved first
                 return _backward(self, *grads)
-            attrs = {"apply": apply, "__module__": "builtins", "op": cls}   # type() shows <class 'MulBackward0'>
+            # type() shows <class 'MulBackward0'>; backward reads ctx.saved_tensors, which apply just checked
+            attrs = {"apply": apply, "__module__": "builtins", "op": cls, "saved_tensors": _checked_saved}
             if cls.node_full_name:
                 attrs["name"] = lambda self, _name=cls.node_full_name: _name
             cls.Node = type(cls.node_name, (Node,), attrs)
@@ -412,6 +418,8 @@ class FunctionCtx:
 
 class BackwardCFunction(FunctionCtx, Node):
     """Node class of a custom Function (``MyFnBackward``): calls the user's ``backward`` on Tensors."""
+
+    _user_function = True
 
     def apply(self, *grads):
         from .._creation import zeros_from_meta

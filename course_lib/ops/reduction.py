@@ -6,6 +6,7 @@ and bool sums are int64, as in PyTorch.
 """
 
 import builtins
+import math
 
 import numpy as np
 
@@ -121,6 +122,21 @@ def _expand_back(grad, shape, axes, keepdim):
     if not keepdim:
         for a in axes:
             grad = _xp(grad).expand_dims(grad, a)
+    return _expand(grad, shape)
+
+
+def _expand(grad, shape):
+    """``grad`` broadcast to ``shape`` without a copy (PyTorch's ``expand``): a read-only view.
+
+    The usual case, the 0-d gradient of ``loss.sum()`` or ``loss.mean()``, is made directly as a
+    view whose strides are all 0: ``np.broadcast_to`` spends about 2 µs of Python on it, this 0.3 µs.
+    """
+    if grad.ndim == 0 and grad.__class__ is not np.ndarray and isinstance(grad, np.generic):
+        grad = np.asarray(grad)                 # a NumPy scalar (0-d arithmetic gives those)
+    if grad.ndim == 0 and grad.__class__ is np.ndarray:
+        view = np.ndarray(shape, grad.dtype, grad, 0, (0,) * len(shape))
+        view.flags.writeable = False
+        return view
     return _xp(grad).broadcast_to(grad, shape)
 
 
@@ -157,7 +173,7 @@ class Sum(Op):
         return D.as_array(_total(a))
 
     def backward(ctx, grad):
-        return (_xp(grad).broadcast_to(grad, ctx.shape),)
+        return (_expand(grad, ctx.shape),)
 
 
 class SumDim(Op):
@@ -179,8 +195,7 @@ class Mean(Op):
         return _average(a, None, False)
 
     def backward(ctx, grad):
-        n = int(np.prod(ctx.shape))
-        return (_xp(grad).broadcast_to(grad / n, ctx.shape),)
+        return (_expand(grad / math.prod(ctx.shape), ctx.shape),)
 
 
 class MeanDim(Op):
