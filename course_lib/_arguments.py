@@ -20,7 +20,7 @@ way PyTorch does (``zeros(2, 3)``, ``zeros((2, 3))``, ``zeros([2, 3])``).
 
 import numpy as np
 
-__all__ = ["Signature", "invalid_arguments", "int_list", "type_name"]
+__all__ = ["Signature", "invalid_arguments", "int_list", "not_a_tensor", "tensor_expected", "type_name"]
 
 
 def type_name(obj):
@@ -29,6 +29,59 @@ def type_name(obj):
     if t.__module__ == "builtins" or _is_tensor(obj):
         return t.__name__
     return f"{t.__module__}.{t.__qualname__}"
+
+
+def tensor_expected(name, value, arg="input", position=1):
+    """The TypeError PyTorch raises for a non-tensor where ``name`` takes one: ``exp(2.0)`` gives
+    ``exp(): argument 'input' (position 1) must be Tensor, not float``."""
+    return TypeError(f"{name}(): argument '{arg}' (position {position}) must be Tensor, not {type_name(value)}")
+
+
+_BINARY = ("(Tensor input, Tensor other, *, Tensor out = None)", "(Tensor input, Number other, *, Tensor out = None)")
+_VAR = ("(Tensor input, tuple of ints dim, bool unbiased = True, bool keepdim = False, *, Tensor out = None)",
+        "(Tensor input, tuple of ints dim = None, *, Number correction = None, bool keepdim = False, "
+        "Tensor out = None)",
+        "(Tensor input, bool unbiased = True)")
+_ALL = ("(Tensor input, *, Tensor out = None)",
+        "(Tensor input, tuple of ints dim = None, bool keepdim = False, *, Tensor out = None)",
+        "(Tensor input, int dim, bool keepdim = False, *, Tensor out = None)")
+_CLAMP = ("(Tensor input, Tensor min = None, Tensor max = None, *, Tensor out = None)",
+          "(Tensor input, Number min = None, Number max = None, *, Tensor out = None)")
+_MM = ("(Tensor input, Tensor mat2, *, Tensor out = None)",
+       "(Tensor input, Tensor mat2, torch.dtype out_dtype, *, Tensor out = None)")
+_MAX = ("(Tensor input, *, Tensor out = None)", "(Tensor input, Tensor other, *, Tensor out = None)",
+        "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
+
+# The overloads of the torch.* functions that have several (the others have one, with ``Tensor input`` first).
+FUNCTION_SIGNATURES = {
+    **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge", "fmod"), _BINARY),
+    "rsub": ("(Tensor input, Tensor other, *, Number alpha = 1)", "(Tensor input, Number other, Number alpha = 1)"),
+    "std": _VAR, "var": _VAR, "all": _ALL, "any": _ALL, "clamp": _CLAMP, "clip": _CLAMP, "mm": _MM, "bmm": _MM,
+    "max": _MAX, "min": _MAX,
+    "sum": ("(Tensor input, *, torch.dtype dtype = None)",
+            "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"),
+    "mean": ("(Tensor input, *, torch.dtype dtype = None, Tensor out = None)",
+             "(Tensor input, tuple of ints dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"),
+    "prod": ("(Tensor input, *, torch.dtype dtype = None)",
+             "(Tensor input, int dim, bool keepdim = False, *, torch.dtype dtype = None, Tensor out = None)"),
+    "masked_fill": ("(Tensor input, Tensor mask, Tensor value)", "(Tensor input, Tensor mask, Number value)"),
+    "movedim": ("(Tensor input, int source, int destination)",
+                "(Tensor input, tuple of ints source, tuple of ints destination)"),
+    "narrow": ("(Tensor input, int dim, Tensor start, int length)", "(Tensor input, int dim, int start, int length)"),
+}
+
+
+def not_a_tensor(name, *args, **kwargs):
+    """The TypeError PyTorch raises for ``torch.name(*args, **kwargs)`` whose first argument is not a tensor.
+
+    Pass the arguments as the learner gave them (those left at their defaults may be left out).
+    """
+    texts = FUNCTION_SIGNATURES.get(name)
+    if texts:
+        error = invalid_arguments(name, tuple(Signature(t) for t in texts), args, kwargs)
+        if error is not None:
+            return error
+    return tensor_expected(name, args[0])
 
 
 def _is_tensor(obj):

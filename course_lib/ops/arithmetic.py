@@ -8,6 +8,7 @@ broadcast shape; the engine sums them back to each input's shape.
 import numpy as np
 
 from .. import _dtype
+from .._arguments import not_a_tensor, tensor_expected
 from .._strides import elementwise_result
 from .._tensor import Tensor
 from ..autograd.function import Elementwise
@@ -490,6 +491,8 @@ subtract = sub
 
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (PyTorch's reversed subtraction)."""
+    if not isinstance(input, Tensor):
+        raise not_a_tensor("rsub", input, other)
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
     check_operands("sub", input, other)
@@ -568,6 +571,8 @@ def remainder(input, other):
 
 def fmod(input, other):
     """Remainder with the sign of the dividend (C's rule). Mirrors ``torch.fmod``."""
+    if not isinstance(input, Tensor):
+        raise not_a_tensor("fmod", input, other)
     return D.binary(Fmod, "fmod", input, other)
 
 
@@ -613,6 +618,8 @@ def neg(input, *, out=None):
     Raises:
         RuntimeError: on a bool tensor (PyTorch's message).
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("neg", input)
     return D.unary(Neg, input)
 
 
@@ -621,6 +628,8 @@ negative = neg
 
 def reciprocal(input):
     """``1 / input`` element-wise (floating result). Mirrors ``torch.reciprocal``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("reciprocal", input)
     return D.unary(Reciprocal, input)
 
 
@@ -630,6 +639,8 @@ def maximum(input, other):
     Raises:
         TypeError: ``other`` is not a tensor.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("maximum", input)
     if not isinstance(other, Tensor):
         raise D._type_error("maximum", other)
     return D.binary(Maximum, "maximum", input, other)
@@ -637,6 +648,8 @@ def maximum(input, other):
 
 def minimum(input, other):
     """Element-wise minimum of two tensors. Mirrors ``torch.minimum``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("minimum", input)
     if not isinstance(other, Tensor):
         raise D._type_error("minimum", other)
     return D.binary(Minimum, "minimum", input, other)
@@ -645,7 +658,7 @@ def minimum(input, other):
 def _compare(op, name):
     def compare(input, other, *, out=None):
         if not isinstance(input, Tensor):
-            input = _number_tensor(input, other)
+            raise not_a_tensor(name, input, other)
         return D.binary(op, name, input, other)
     compare.__name__ = name
     compare.__doc__ = (f"Element-wise ``{name}`` comparison with broadcasting; a bool tensor. "
@@ -663,6 +676,8 @@ ge = _compare(Ge, "ge")
 
 def equal(input, other):
     """True if both tensors have the same shape and elements. Mirrors ``torch.equal``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("equal", input)
     if input.shape != other.shape:
         return False
     x, y = D.align(input, other)
@@ -675,6 +690,8 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     Raises:
         RuntimeError: tensors of different dtypes ("Float did not match Double"), shapes that do not broadcast.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("isclose", input)
     if input._data.dtype != other._data.dtype:
         raise RuntimeError(f"{input.dtype._short_name} did not match {other.dtype._short_name}")
     x, y = D.align(input, other)
@@ -688,6 +705,8 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     Raises:
         RuntimeError: tensors of different dtypes, shapes that do not broadcast.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("allclose", input)
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
 
 
@@ -697,6 +716,8 @@ def _bool_view(x):
 
 def logical_not(input):
     """Element-wise NOT (non-zero is True); a bool tensor. Mirrors ``torch.logical_not``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("logical_not", input)
     return D.wrap(elementwise_result(D.as_array(~_bool_view(input._data)), (input._data,)))
 
 
@@ -722,6 +743,8 @@ def bitwise_not(input):
     Raises:
         TypeError: on floating tensors (PyTorch's message).
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("bitwise_not", input)
     x = input._data
     if x.dtype.kind == "f":
         raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")

@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._arguments import type_name
+from .._arguments import not_a_tensor, tensor_expected, type_name
 from .._broadcast import broadcast_shape
 from .._device import backend_of, to_numpy
 from .._strides import broadcast_strides, check_no_partial_overlap, element_strides, empty_strided, iterator_strides
@@ -586,6 +586,8 @@ def index_select(input, dim, index):
         RuntimeError: an index that is not int32/int64.
         IndexError: an index with more than one dimension, or out of range (PyTorch's messages).
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("index_select", input)
     D.check_devices("_index_select", (("self", input), ("index", index)))
     x = input._data
     d = wrap_dim(dim, x.ndim)
@@ -651,6 +653,8 @@ def masked_fill(input, mask, value):
     Raises:
         RuntimeError: a mask that is not bool, a value tensor that is not 0-d (PyTorch's messages).
     """
+    if not isinstance(input, Tensor):
+        raise not_a_tensor("masked_fill", input, mask, value)
     return D.record(*masked_fill_call(input, mask, value))
 
 
@@ -705,6 +709,8 @@ def masked_select(input, mask):
     Raises:
         RuntimeError: a mask that is not bool; shapes that do not broadcast.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("masked_select", input)
     D.check_devices("masked_select", (("self", input), ("mask", mask)))
     if mask._data.dtype.kind != "b":
         raise RuntimeError("masked_select: expected BoolTensor for mask")
@@ -733,6 +739,8 @@ class Gather(Op):
 
 def gather(input, dim, index):
     """``out[i][j] = input[index[i][j]][j]`` for dim 0 (and likewise for other dims). Mirrors ``torch.gather``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("gather", input)
     D.check_devices("gather", (("self", input), ("index", index)))
     d = wrap_dim(dim, input._data.ndim)
     return D.record(Gather, (input,), (input._data,), {"index": index._data, "axis": d})
@@ -740,6 +748,8 @@ def gather(input, dim, index):
 
 def nonzero(input, *, as_tuple=False):
     """Indices of the non-zero elements: an ``(n, ndim)`` int64 tensor. Mirrors ``torch.nonzero``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("nonzero", input)
     x = input._data
     xp = backend_of(x)
     idx = xp.nonzero(x) if x.ndim else xp.nonzero(x.reshape(1))

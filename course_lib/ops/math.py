@@ -6,6 +6,7 @@ computed in the default float dtype, as in PyTorch.
 
 import numpy as np
 
+from .._arguments import not_a_tensor, tensor_expected
 from .._device import backend_of
 from .._strides import elementwise_result
 from .._tensor import Tensor
@@ -419,6 +420,8 @@ class Erf(Elementwise):
 
 def _unary_function(op, name, doc):
     def function(input, *, out=None):
+        if not isinstance(input, Tensor):
+            raise tensor_expected(name, input)
         result = D.unary(op, input)
         if out is not None:
             from .arithmetic import _into
@@ -454,6 +457,8 @@ erf = _unary_function(Erf, "erf", "The error function, element-wise.")
 
 def round(input, *, decimals=0):
     """Round to the nearest integer (halves to even), or to ``decimals`` places. Mirrors ``torch.round``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("round", input)
     if decimals:
         return D.unary(RoundDecimals, input, {"decimals": decimals})
     return D.unary(Round, input)
@@ -461,6 +466,8 @@ def round(input, *, decimals=0):
 
 def square(input):
     """``input ** 2``. Mirrors ``torch.square``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("square", input)
     from .arithmetic import pow
     return pow(input, 2)
 
@@ -474,6 +481,9 @@ def clamp(input, min=None, max=None, *, out=None):
     Raises:
         RuntimeError: when both bounds are None.
     """
+    if not isinstance(input, Tensor):
+        given = (min, max) if max is not None else (min,) if min is not None else ()
+        raise not_a_tensor("clamp", input, *given)
     from .. import _dtype
     if not all(b is None or isinstance(b, Tensor) or D.is_number(b) for b in (min, max)):
         from .._arguments import Signature, invalid_arguments
@@ -545,11 +555,11 @@ def where(condition, input=None, other=None):
     """
     from .. import _dtype
     from .._broadcast import broadcast_shape
-    if input is None and other is None:
-        return tuple(D.wrap(i) for i in _xp(condition._data).nonzero(condition._data))
     args = (condition, input, other)
-    if not all(isinstance(v, Tensor) or D.is_number(v) and not isinstance(v, np.ndarray) for v in args[1:]) \
-            or input is None or other is None:
+    if input is None and other is None and isinstance(condition, Tensor):
+        return tuple(D.wrap(i) for i in _xp(condition._data).nonzero(condition._data))
+    if not isinstance(condition, Tensor) or input is None or other is None or not all(
+            isinstance(v, Tensor) or D.is_number(v) and not isinstance(v, np.ndarray) for v in args[1:]):
         from .._arguments import invalid_arguments
         raise invalid_arguments("where", _where_signatures(), tuple(a for a in args if a is not None))
     shape = ()

@@ -11,6 +11,7 @@ import math
 import numpy as np
 
 from .. import _dtype
+from .._arguments import not_a_tensor, tensor_expected
 from .._device import backend_of
 from .._tensor import Tensor, wrap, wrap_dim
 from ..autograd.function import Op
@@ -115,6 +116,13 @@ def _check_args(name, texts, dim, keepdim, ints_only=False, none_ok=True):
     from .._arguments import invalid_arguments
     args = (dim,) if keepdim is False else (dim, keepdim)
     raise invalid_arguments(name, _signatures(*texts), args)
+
+
+def _not_a_tensor(name, input, dim, keepdim, unset=None):
+    """PyTorch's TypeError for ``torch.name(input, ...)`` with a non-tensor input (``dim`` and ``keepdim`` as
+    if given by position, unless left at their defaults)."""
+    args = (input,) if dim is unset else (input, dim)
+    return not_a_tensor(name, *args, *((keepdim,) if keepdim not in (False, None) else ()))
 
 
 def _expand_back(grad, shape, axes, keepdim):
@@ -507,6 +515,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         IndexError: ``dim`` out of range. RuntimeError: a dim listed twice.
         TypeError: arguments of other types (PyTorch's message).
     """
+    if not isinstance(input, Tensor):
+        raise _not_a_tensor("sum", input, dim, keepdim, None)
     _check_args("sum", _SUM, dim, keepdim)
     x = input._data
     rdt = _sum_dtype(x, dtype, "sum")
@@ -524,6 +534,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         RuntimeError: on integer tensors or an integer ``dtype`` (PyTorch's messages; convert with ``.float()``).
         IndexError: ``dim`` out of range. TypeError: arguments of other types.
     """
+    if not isinstance(input, Tensor):
+        raise _not_a_tensor("mean", input, dim, keepdim, None)
     _check_args("mean", _SUM, dim, keepdim)
     x = input._data
     dt = _dtype.as_dtype(dtype, "mean")
@@ -548,6 +560,8 @@ def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None):
     Raises:
         IndexError: ``dim`` out of range. TypeError: a tuple of dims, or other types.
     """
+    if not isinstance(input, Tensor):
+        raise _not_a_tensor("prod", input, dim, keepdim, _ALL_ELEMENTS)
     if dim is None:
         from .._arguments import invalid_arguments
         raise invalid_arguments("prod", _signatures(*_PROD), (), {"dim": None})
@@ -609,6 +623,8 @@ def max(input, dim=_ALL_ELEMENTS, keepdim=None):
         RuntimeError: ``max()`` of an empty tensor. IndexError: ``dim`` out of range.
         TypeError: ``keepdim`` without ``dim``, a tuple of dims, other types (PyTorch's messages).
     """
+    if not isinstance(input, Tensor):
+        raise _not_a_tensor("max", input, dim, keepdim, _ALL_ELEMENTS)
     return _extreme_of(input, dim, keepdim, True, "max")
 
 
@@ -619,6 +635,8 @@ def min(input, dim=_ALL_ELEMENTS, keepdim=None):
         RuntimeError: ``min()`` of an empty tensor. IndexError: ``dim`` out of range.
         TypeError: ``keepdim`` without ``dim``, a tuple of dims, other types (PyTorch's messages).
     """
+    if not isinstance(input, Tensor):
+        raise _not_a_tensor("min", input, dim, keepdim, _ALL_ELEMENTS)
     return _extreme_of(input, dim, keepdim, False, "min")
 
 
@@ -644,11 +662,15 @@ def amax(input, dim=(), keepdim=False):
         IndexError: a reduced dimension of size 0, or ``dim`` out of range.
         RuntimeError: no ``dim`` for an empty tensor.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("amax", input)
     return _amax_amin(Amax, "amax", input, dim, keepdim)
 
 
 def amin(input, dim=(), keepdim=False):
     """Smallest elements over ``dim`` (all dims by default). Mirrors ``torch.amin``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("amin", input)
     return _amax_amin(Amin, "amin", input, dim, keepdim)
 
 
@@ -680,6 +702,8 @@ def argmax(input, dim=None, keepdim=False):
     Raises:
         RuntimeError: a bool tensor. IndexError: no elements to choose from, ``dim`` out of range.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("argmax", input)
     return _arg(input, dim, keepdim, True)
 
 
@@ -689,6 +713,8 @@ def argmin(input, dim=None, keepdim=False):
     Raises:
         RuntimeError: a bool tensor. IndexError: no elements to choose from, ``dim`` out of range.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("argmin", input)
     return _arg(input, dim, keepdim, False)
 
 
@@ -701,6 +727,8 @@ def _correction(unbiased, correction):
 
 
 def _var_std(op, input, dim, unbiased, keepdim, correction, name):
+    if not isinstance(input, Tensor):
+        raise _not_a_tensor(name, input, dim, keepdim)
     if isinstance(dim, bool):             # std(unbiased) positional form
         unbiased, dim = dim, None
     if unbiased is not None and correction is not None:
@@ -743,6 +771,8 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 
 def _truth(name, reduce, input, dim, keepdim):
+    if not isinstance(input, Tensor):
+        raise _not_a_tensor(name, input, dim, keepdim)
     _check_args(name, _ALL, dim, keepdim)
     x = input._data
     out = reduce(x != 0 if x.dtype.kind != "b" else x,
@@ -762,6 +792,8 @@ def any(input, dim=None, keepdim=False):
 
 def count_nonzero(input, dim=None):
     """Number of non-zero elements (along ``dim``); int64. Mirrors ``torch.count_nonzero``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("count_nonzero", input)
     x = input._data
     r = (x != 0).sum(axis=None if dim is None else normalize_dims(dim, x.ndim))
     return wrap(D.as_array(_xp(x).asarray(r, dtype=np.int64)))
@@ -789,6 +821,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 def cumsum(input, dim, *, dtype=None):
     """Running sums along ``dim``. Mirrors ``torch.cumsum``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("cumsum", input)
     x = input._data
     rdt = _sum_dtype(x, dtype, "cumsum")
     if x.dtype != rdt:
@@ -801,6 +835,8 @@ def cumsum(input, dim, *, dtype=None):
 
 def logsumexp(input, dim, keepdim=False):
     """``log(sum(exp(input)))`` along ``dim``, computed without overflow. Mirrors ``torch.logsumexp``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("logsumexp", input)
     x = input._data
     if x.dtype.kind != "f":
         x = x.astype(_dtype.get_default_dtype().numpy_dtype)

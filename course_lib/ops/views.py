@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._arguments import Signature, _is_index, int_list, invalid_arguments
+from .._arguments import Signature, _is_index, int_list, invalid_arguments, not_a_tensor, tensor_expected
 from .._device import backend_of
 from .._strides import contiguous_strides, element_strides, empty_preserving, strided
 from .._tensor import Tensor, wrap_dim
@@ -497,6 +497,8 @@ def flatten(input, start_dim=0, end_dim=-1):
         IndexError: a dim out of range. RuntimeError: ``start_dim`` after ``end_dim``.
         TypeError: dims that are not ints.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("flatten", input)
     x = input._data
     start_dim = _int_arg(start_dim, "flatten", _FLATTEN, (start_dim, end_dim))
     end_dim = _int_arg(end_dim, "flatten", _FLATTEN, (start_dim, end_dim))
@@ -531,6 +533,8 @@ def transpose(input, dim0, dim1):
     Raises:
         IndexError: a dim out of range.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("transpose", input)
     n = input._data.ndim
     args = (dim0, dim1)
     d0 = wrap_dim(_int_arg(dim0, "transpose", _TRANSPOSE, args), n)
@@ -549,6 +553,8 @@ def t(input):
     Raises:
         RuntimeError: for tensors with more than 2 dimensions.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("t", input)
     n = input._data.ndim
     if n > 2:
         raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {n}D")
@@ -576,6 +582,8 @@ def permute(input, *dims, **kwargs):
 
 def movedim(input, source, destination):
     """Move dimension(s) ``source`` to position(s) ``destination``. Mirrors ``torch.movedim``."""
+    if not isinstance(input, Tensor):
+        raise not_a_tensor("movedim", input, source, destination)
     n = input._data.ndim
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
@@ -597,6 +605,8 @@ def squeeze(input, *dim, **kwargs):
         IndexError: a dim out of range. RuntimeError: a dim given twice.
         TypeError: dims that are not ints.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("squeeze", input)
     x = input._data
     if "dim" in kwargs:
         dim = (kwargs.pop("dim"),)
@@ -627,6 +637,8 @@ def unsqueeze(input, dim):
     Raises:
         IndexError: ``dim`` outside ``[-ndim-1, ndim]``.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("unsqueeze", input)
     n = input._data.ndim + 1
     axis = wrap_dim(_int_arg(dim, "unsqueeze", _UNSQUEEZE, (dim,)), n)
     return view_op(Unsqueeze, input, {"axis": axis})
@@ -747,6 +759,8 @@ def clone(input, *, memory_format=None):
     The copy keeps the input's memory layout (a transposed matrix clones to
     a transposed matrix) unless ``memory_format=torch.contiguous_format``.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("clone", input)
     return D.record(Clone, (input,), (input._data,), {"contiguous": memory_format is contiguous_format})
 
 
@@ -759,6 +773,8 @@ def contiguous(input, memory_format=None):
 
 def narrow(input, dim, start, length):
     """The slice ``start:start+length`` of dimension ``dim``, as a view. Mirrors ``torch.narrow``."""
+    if not isinstance(input, Tensor):
+        raise not_a_tensor("narrow", input, dim, start, length)
     x = input._data
     if x.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
@@ -781,6 +797,8 @@ def select(input, dim, index):
     Raises:
         IndexError: index out of range (PyTorch's message).
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("select", input)
     x = input._data
     if x.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -805,6 +823,8 @@ class Unbind(Op):
 
 def unbind(input, dim=0):
     """All slices along ``dim`` as a tuple of views. Mirrors ``torch.unbind``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("unbind", input)
     x = input._data
     d = wrap_dim(dim, x.ndim)
     return _multi_view(Unbind, input, {"axis": d})
@@ -884,6 +904,8 @@ def chunk(input, chunks, dim=0):
     Raises:
         RuntimeError: ``chunks`` not positive.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("chunk", input)
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     x = input._data
@@ -1005,6 +1027,8 @@ def flip(input, dims):
 
     Mirrors ``torch.flip``.
     """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("flip", input)
     x = input._data
     dims = (dims,) if isinstance(dims, int) else tuple(dims)
     axes = tuple(wrap_dim(d, x.ndim) for d in dims)
