@@ -152,7 +152,7 @@ class Node:
             raise RuntimeError(ERR_FREED)
         for check in self._checks:
             if check[1][0] != check[2]:
-                raise RuntimeError(_modified_message(check))
+                raise RuntimeError(_modified_message(self, check))
 
     def __getattr__(self, name):
         """``node._saved_self``, ``node._saved_result``, ...: what the forward saved, as in PyTorch.
@@ -211,17 +211,23 @@ def _as_python(value):
     return value
 
 
-def _modified_message(check):
-    """PyTorch's text for a saved tensor that was modified in place after it was saved."""
-    _, counter, version, tensor, out_info = check
+def _modified_message(node, check):
+    """PyTorch's text for a saved tensor that was modified in place after it was saved.
+
+    ``check`` names the input tensor, or else the number of the node's output that was saved.
+    """
+    index, counter, version, tensor, nr = check
     if tensor is not None:
         from ..ops._dispatch import current_grad_fn
         descr, shape = tensor.type(), list(tensor.shape)
         fn = current_grad_fn(tensor)
         where = f", which is output {tensor._output_nr} of {short_name(fn.name())}," if fn is not None else ""
     else:
-        descr, shape, fn_name, nr = out_info
-        where = f", which is output {nr} of {short_name(fn_name)},"
+        from .._tensor import Tensor, wrap
+        value = node._saved[index]          # an output: an array (built-in ops) or a Tensor (Functions)
+        value = value if isinstance(value, Tensor) else wrap(value)
+        descr, shape = value.type(), list(value.shape)
+        where = f", which is output {nr} of {short_name(node.name())},"
     return ("one of the variables needed for gradient computation has been modified by an inplace "
             f"operation: [{descr} [{', '.join(map(str, shape))}]]{where} is at version {counter[0]}; "
             f"expected version {version} instead. Hint: " + (
@@ -560,7 +566,7 @@ def _connect(ctx, args, result):
             if nr is None:
                 checks.append((i, counter, counter[0], t, None))
             else:          # an output: the error names this node, whatever happens to the tensor later
-                checks.append((i, counter, counter[0], None, (t.type(), t._data.shape, ctx.name(), nr)))
+                checks.append((i, counter, counter[0], None, nr))
     ctx._checks = tuple(checks)
     return new_outputs[0] if single else tuple(new_outputs)
 

@@ -255,20 +255,41 @@ def record(op, inputs, arrays, params=None):
 
 def _record_node(op, inputs, arrays, params):
     node = op.Node()
-    needs, edges, metas = [], [], []
-    for t in inputs:             # one pass: what needs a gradient, the edges, the inputs' metadata
+    # Per input: does it need a gradient, the edge to its history, its metadata (shape, dtype, array
+    # type) for the engine.  Most ops have one or two inputs: their tuples are built directly, which
+    # costs a third of growing three lists and converting them.
+    if len(inputs) == 1:
+        t = inputs[0]
         if t._requires_grad:
-            needs.append(True)
-            edges.append(edge_of(t))
             a = t._data
-            metas.append((a.shape, a.dtype, a.__class__))
+            node.needs_input_grad = (True,)
+            node.next_functions = (edge_of(t),)
+            node._input_meta = ((a.shape, a.dtype, a.__class__),)
         else:
-            needs.append(False)
-            edges.append(_NO_EDGE)
-            metas.append(None)
-    node.needs_input_grad = tuple(needs)
-    node.next_functions = tuple(edges)
-    node._input_meta = tuple(metas)
+            node.needs_input_grad, node.next_functions, node._input_meta = (False,), (_NO_EDGE,), (None,)
+    elif len(inputs) == 2:
+        t, u = inputs
+        nt, nu = t._requires_grad, u._requires_grad
+        a, b = t._data, u._data if nu else None
+        node.needs_input_grad = (nt, nu)
+        node.next_functions = (edge_of(t) if nt else _NO_EDGE, edge_of(u) if nu else _NO_EDGE)
+        node._input_meta = ((a.shape, a.dtype, a.__class__) if nt else None,
+                            (b.shape, b.dtype, b.__class__) if nu else None)
+    else:
+        needs, edges, metas = [], [], []
+        for t in inputs:
+            if t._requires_grad:
+                needs.append(True)
+                edges.append(edge_of(t))
+                a = t._data
+                metas.append((a.shape, a.dtype, a.__class__))
+            else:
+                needs.append(False)
+                edges.append(_NO_EDGE)
+                metas.append(None)
+        node.needs_input_grad = tuple(needs)
+        node.next_functions = tuple(edges)
+        node._input_meta = tuple(metas)
     out = op.forward(node, *arrays, **params) if params else op.forward(node, *arrays)
     if op.elementwise and out.ndim > 1:
         out = _laid_out(node, out, arrays if op.iterator_operands is None else op.iterator_operands(arrays, params))
@@ -317,24 +338,44 @@ def _laid_out(node, out, arrays):
 
 
 def _bind_saved(node, inputs, arrays, outputs):
-    """Note the version counter of every tensor whose array the forward saved."""
+    """Note the version counter of every tensor whose array the forward saved.
+
+    One check per saved array: ``(index in _saved, version counter, version now, the input tensor, None)``
+    or, for an output, ``(..., None, output number)``.  They are made in the order in which PyTorch's
+    node unpacks (and checks) its saved values, so that the error names the same tensor.
+    """
+    saved = node._saved
     checks = []
-    for i, s in enumerate(node._saved):
+    for i in _unpack_order(node.op, len(saved)):
+        s = saved[i]
         if s is None or s.__class__ is not _ndarray and isinstance(s, _generic):
             continue
         for t, a in zip(inputs, arrays):
             if a is s and t is not NUMBER:
-                counter = t._version_counter()
+                counter = t._version_ref or t._version_counter()
                 checks.append((i, counter, counter[0], t, None))
                 break
         else:
             for nr, o in enumerate(outputs):
                 if o._data is s:
                     counter = o._version_counter()
-                    checks.append((i, counter, counter[0], None, (o.type(), s.shape, node.name(), nr)))
+                    checks.append((i, counter, counter[0], None, nr))
                     break
     if checks:
-        node._checks = _in_unpack_order(node, checks)
+        node._checks = tuple(checks)
+
+
+_UNPACK_ORDER = {}       # (op, number of saved values) -> their indices in PyTorch's unpack order
+
+
+def _unpack_order(op, n):
+    """PyTorch's nodes unpack their saved values in the alphabetical order of their names (``mat2`` before
+    ``self``); unnamed ones first.  Computed once per op."""
+    order = _UNPACK_ORDER.get((op, n))
+    if order is None:
+        names = op.saved_names
+        order = _UNPACK_ORDER[op, n] = tuple(sorted(range(n), key=lambda i: names[i] if i < len(names) else ""))
+    return order
 
 
 def _in_unpack_order(node, checks):
@@ -356,14 +397,36 @@ def binary(op, name, a, b, params=None):
     A Python number ``b`` becomes a 0-d array operand whose graph edge is
     ``(None, 0)`` (PyTorch's "wrapped number"), as for ``w + 1``.
     """
-    if op.scalar_op is not None and not isinstance(b, Tensor):
+    x = a._data
+    if isinstance(b, Tensor):                 # (operands(), inlined for the usual case)
+        y = b._data
+        if x.shape != y.shape:
+            broadcast_shape(x.shape, y.shape)    # raises PyTorch's error when they do not broadcast
+        if x.dtype is not y.dtype or x.__class__ is not y.__class__:
+            x, y = align(a, b)
+        other = b
+    elif op.scalar_op is not None:
         return binary_scalar(op.scalar_op, name, a, b, params)
-    x, y, _ = operands(name, a, b)
+    else:
+        x, y, _ = operands(name, a, b)
+        other = NUMBER
     if op.int_to_float and x.dtype.kind != "f":
         f = _default_float()
         x = x.astype(f)
         y = y.astype(f) if y.__class__ is not f.type else y
-    return record(op, (a, b if isinstance(b, Tensor) else NUMBER), (x, y), params)
+    # Fast path for the most common call, + - * / with nothing to record: the op's NumPy ufunc and
+    # one new Tensor (the general path below costs three more Python calls).
+    ufunc = op.inplace_ufunc
+    if (ufunc is not None and not params and x.__class__ is _ndarray
+            and not (grad_mode.enabled and (a._requires_grad or other._requires_grad
+                                            or a._base is not None or other._base is not None))):
+        out = ufunc(x, y)
+        if op.elementwise and out.ndim > 1:
+            out = elementwise_result(out, (x, y))
+        t = _new(Tensor)
+        t._data = out if out.__class__ is _ndarray else as_array(out)
+        return t
+    return record(op, (a, other), (x, y), params)
 
 
 def binary_scalar(op, name, a, number, params=None):
@@ -550,8 +613,7 @@ def inplace_record(op, t, sources, xs, params=None):
     rebase_history(t, node)
     if saved and any(s is out for s in saved):
         counter = t._version_ref
-        info = (t.type(), x.shape, node.name(), 0)
-        checks = node._checks + tuple((i, counter, counter[0], None, info) for i, s in enumerate(saved) if s is out)
+        checks = node._checks + tuple((i, counter, counter[0], None, 0) for i, s in enumerate(saved) if s is out)
         node._checks = _in_unpack_order(node, checks)
     return t
 

@@ -468,7 +468,8 @@ def add(input, other, *, alpha=1, out=None):
         return _into(out, add(input, other, alpha=alpha))
     if not isinstance(input, Tensor):
         input, other = _swap_number(input, other, "add")
-    check_operands("add", input, other, alpha)
+    if alpha.__class__ is not int or alpha != 1:       # (add has nothing to check without alpha)
+        check_operands("add", input, other, alpha)
     return D.binary(Add, "add", input, other, {"alpha": alpha} if alpha != 1 else None)
 
 
