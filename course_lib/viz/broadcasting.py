@@ -323,7 +323,9 @@ class BroadcastExplorer(widgets.VBox):
         self.shape_b = widgets.Text(value=b, continuous_update=False, layout=box, placeholder="例如 (2,)")
         self.table = widgets.HTML()
         self.result_label = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        # natural size (a VBox would stretch the picture to the full width: upscaled, blurry), shrinking if narrow
+        self.image = widgets.Image(format="png", layout=widgets.Layout(align_self="flex-start", max_width="100%",
+                                                                   height="auto"))
         inputs = widgets.HBox([widgets.Label("a 的形状：", layout=label), self.shape_a,
                                widgets.Label("b 的形状：", layout=label), self.shape_b])
         super().__init__([inputs, self.table, self.result_label, self.image], layout=widgets.Layout(width="100%"))

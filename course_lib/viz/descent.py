@@ -255,7 +255,8 @@ class DescentWidget:
             b.add_class("cl-descent-preset")
             b.on_click(lambda _, p_lr=p_lr, p_epochs=p_epochs: self.set(p_lr, p_epochs))
             self.preset_buttons.append(b)
-        self.image = w.Image(format="png")
+        # natural size (a VBox would stretch the picture to the full width: upscaled, blurry), shrinking if narrow
+        self.image = w.Image(format="png", layout=w.Layout(align_self="flex-start", max_width="100%", height="auto"))
         self.image.add_class("cl-descent-image")
         self.status = w.HTML()
         self.status.add_class("cl-descent-status")

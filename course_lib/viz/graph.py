@@ -691,7 +691,8 @@ class GraphWidget:
             table = _name_table(names) if names is not None else _caller_names()
             stepper = BackwardStepper(output, gradient, retain_graph, _table=table)
         self.stepper = stepper
-        self.image = w.Image(format="png")
+        # natural size (a VBox would stretch the picture to the full width: upscaled, blurry), shrinking if narrow
+        self.image = w.Image(format="png", layout=w.Layout(align_self="flex-start", max_width="100%", height="auto"))
         self.image.add_class("cl-graph-image")
         self.prev_button = w.Button(description="上一步", icon="step-backward")
         self.next_button = w.Button(description="下一步", icon="step-forward", button_style="primary")

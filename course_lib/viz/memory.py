@@ -319,7 +319,9 @@ class MemoryLayout(widgets.VBox):
         self.write_button = widgets.Button(description="写入 y[0, …, 0]", layout=wide, button_style="warning")
         self.reset_button = widgets.Button(description=f"恢复 {name}", layout=wide)
         self.info = widgets.HTML()
-        self.image = widgets.Image(format="png", layout=widgets.Layout(max_width="100%", height="auto"))
+        # natural size (a VBox would stretch the picture to the full width: upscaled, blurry), shrinking if narrow
+        self.image = widgets.Image(format="png", layout=widgets.Layout(align_self="flex-start", max_width="100%",
+                                                                   height="auto"))
         label = widgets.Layout(width="auto", margin="0 6px 0 0")
         rows = [
             widgets.HBox([widgets.Label("操作：", layout=label), self.operation,
