@@ -20,7 +20,7 @@ way PyTorch does (``zeros(2, 3)``, ``zeros((2, 3))``, ``zeros([2, 3])``).
 
 import numpy as np
 
-__all__ = ["Signature", "invalid_arguments", "int_list", "not_a_tensor", "tensor_expected", "type_name"]
+__all__ = ["Signature", "invalid_arguments", "int_list", "tensor_expected", "type_name", "wrong_arguments"]
 
 
 def type_name(obj):
@@ -52,8 +52,21 @@ _MM = ("(Tensor input, Tensor mat2, *, Tensor out = None)",
 _MAX = ("(Tensor input, *, Tensor out = None)", "(Tensor input, Tensor other, *, Tensor out = None)",
         "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)")
 
-# The overloads of the torch.* functions that have several (the others have one, with ``Tensor input`` first).
+# The overloads of torch.* functions, for the messages about their arguments (those not listed here take
+# ``Tensor input`` first).
 FUNCTION_SIGNATURES = {
+    "dot": ("(Tensor input, Tensor tensor, *, Tensor out = None)",),
+    "mv": ("(Tensor input, Tensor vec, *, Tensor out = None)",),
+    "outer": ("(Tensor input, Tensor vec2, *, Tensor out = None)",),
+    "inner": ("(Tensor input, Tensor other, *, Tensor out = None)",),
+    "matmul": ("(Tensor input, Tensor other, *, Tensor out = None)",),
+    "cumsum": ("(Tensor input, int dim, *, torch.dtype dtype = None, Tensor out = None)",),
+    "remainder": ("(Tensor input, Tensor other, *, Tensor out = None)", "(Number self, Tensor other)",
+                  "(Tensor input, Number other, *, Tensor out = None)"),
+    "floor_divide": ("(Tensor input, Tensor other, *, Tensor out = None)", "(Tensor input, Number other)"),
+    "pow": ("(Tensor input, Tensor exponent, *, Tensor out = None)",
+            "(Number self, Tensor exponent, *, Tensor out = None)",
+            "(Tensor input, Number exponent, *, Tensor out = None)"),
     **dict.fromkeys(("eq", "ne", "lt", "le", "gt", "ge", "fmod"), _BINARY),
     "rsub": ("(Tensor input, Tensor other, *, Number alpha = 1)", "(Tensor input, Number other, Number alpha = 1)"),
     "std": _VAR, "var": _VAR, "all": _ALL, "any": _ALL, "clamp": _CLAMP, "clip": _CLAMP, "mm": _MM, "bmm": _MM,
@@ -71,8 +84,9 @@ FUNCTION_SIGNATURES = {
 }
 
 
-def not_a_tensor(name, *args, **kwargs):
-    """The TypeError PyTorch raises for ``torch.name(*args, **kwargs)`` whose first argument is not a tensor.
+def wrong_arguments(name, *args, **kwargs):
+    """The TypeError PyTorch raises for ``torch.name(*args, **kwargs)`` that fits none of its overloads (a
+    non-tensor where it takes a tensor, ...).
 
     Pass the arguments as the learner gave them (those left at their defaults may be left out).
     """
@@ -119,6 +133,8 @@ def _check(kind, obj):
             _is_zero_dim(obj) and obj._data.dtype.kind in "iu")
     if kind == "bool":
         return isinstance(obj, (bool, np.bool_))
+    if kind == "int[1]":
+        return _is_index(obj) or _check("tuple of ints", obj)
     if kind == "tuple of ints":
         if isinstance(obj, (tuple, list)):
             return not obj or _is_index(obj[0])
@@ -153,6 +169,8 @@ class Signature:
                 continue
             decl, _, default = part.partition(" = ")
             kind, _, name = decl.rpartition(" ")
+            if kind == "tuple of ints" and name == "dim":
+                kind = "int[1]"              # the reductions' dim (int[1] in PyTorch) also takes a single int
             self.params.append((kind, name, bool(default) or kind.endswith("?"), keyword_only))
         positional = [p for p in self.params if not p[3]]
         self.max_pos_args = len(positional)
@@ -181,21 +199,13 @@ class Signature:
                 if optional:
                     continue
                 return _missing_args(name, self, i)
-            if obj is None and optional:
-                pass
-            elif _check(kind, obj):
+            if obj is None and optional or _check(kind, obj):
                 pass
             elif varargs and pos == 0 and not is_kwd:
                 pos = nargs                  # all positional arguments are the sizes
                 continue
-            elif is_kwd:
-                return TypeError(f"{name}(): argument '{pname}' must be {kind}, not {type_name(obj)}")
-            elif kind == "tuple of ints" and isinstance(obj, (tuple, list)):
-                return TypeError(f"{name}(): argument '{pname}' (position {pos + 1}) must be {kind}, but found "
-                                 f"element of type {type_name(obj[0])} at pos 0")
             else:
-                return TypeError(f"{name}(): argument '{pname}' (position {pos + 1}) must be {kind}, not "
-                                 f"{type_name(obj)}")
+                return _wrong_type(name, kind, pname, obj, None if is_kwd else pos + 1)
             if not is_kwd:
                 pos += 1
         if used < len(kwargs):
@@ -206,6 +216,17 @@ class Signature:
                 if names.index(key) < nargs:
                     return TypeError(f"{name}() got multiple values for argument '{key}'")
         return None
+
+
+def _wrong_type(name, kind, pname, obj, position):
+    if kind == "int[1]":
+        kind = "tuple of ints"
+    if position is None:
+        return TypeError(f"{name}(): argument '{pname}' must be {kind}, not {type_name(obj)}")
+    if kind == "tuple of ints" and isinstance(obj, (tuple, list)):
+        return TypeError(f"{name}(): argument '{pname}' (position {position}) must be {kind}, but found element of "
+                         f"type {type_name(obj[0])} at pos 0")
+    return TypeError(f"{name}(): argument '{pname}' (position {position}) must be {kind}, not {type_name(obj)}")
 
 
 def _extra_args(name, sig, nargs):

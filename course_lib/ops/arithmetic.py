@@ -8,7 +8,7 @@ broadcast shape; the engine sums them back to each input's shape.
 import numpy as np
 
 from .. import _dtype
-from .._arguments import not_a_tensor, tensor_expected
+from .._arguments import tensor_expected, type_name, wrong_arguments
 from .._strides import elementwise_result
 from .._tensor import Tensor
 from ..autograd.function import Elementwise
@@ -445,6 +445,8 @@ def check_operands(name, a, b, alpha=1):
                                "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
     if alpha.__class__ is int and alpha == 1:
         return
+    if not D.is_number(alpha):
+        raise TypeError(f"{name}(): argument 'alpha' must be Number, not {type_name(alpha)}")
     D.make_scalar(alpha, np.dtype(np.float64))        # a Python int too big for PyTorch's Scalar raises
     result = _dtype.result_type(a, b) if isinstance(b, (Tensor, int, float, bool, np.number)) else a.dtype
     if isinstance(alpha, (bool, np.bool_)) and result is not _dtype.bool:
@@ -493,7 +495,7 @@ subtract = sub
 def rsub(input, other, *, alpha=1):
     """``other - alpha * input`` (PyTorch's reversed subtraction)."""
     if not isinstance(input, Tensor):
-        raise not_a_tensor("rsub", input, other)
+        raise wrong_arguments("rsub", input, other)
     if isinstance(other, Tensor):
         return sub(other, input, alpha=alpha)
     check_operands("sub", input, other)
@@ -560,6 +562,8 @@ def floor_divide(input, other):
     """
     if not isinstance(input, Tensor):
         input = _number_tensor(input, other)
+    elif not (isinstance(other, Tensor) or D.is_number(other)):
+        raise wrong_arguments("floor_divide", input, other)
     return D.binary(FloorDivide, "floor_divide", input, other)
 
 
@@ -567,13 +571,15 @@ def remainder(input, other):
     """``input % other`` with the sign of the divisor (Python's rule). Mirrors ``torch.remainder``."""
     if not isinstance(input, Tensor):
         input = _number_tensor(input, other)
+    elif not (isinstance(other, Tensor) or D.is_number(other)):
+        raise wrong_arguments("remainder", input, other)
     return D.binary(Remainder, "remainder", input, other)
 
 
 def fmod(input, other):
     """Remainder with the sign of the dividend (C's rule). Mirrors ``torch.fmod``."""
-    if not isinstance(input, Tensor):
-        raise not_a_tensor("fmod", input, other)
+    if not isinstance(input, Tensor) or not (isinstance(other, Tensor) or D.is_number(other)):
+        raise wrong_arguments("fmod", input, other)
     return D.binary(Fmod, "fmod", input, other)
 
 
@@ -593,7 +599,7 @@ def pow(input, exponent, *, out=None):
     if isinstance(exponent, Tensor):
         return D.binary(PowTensor, "pow", input, exponent)
     if not D.is_number(exponent):
-        raise D._type_error("pow", exponent, arg="exponent")
+        raise wrong_arguments("pow", input, exponent)
     D.make_scalar(exponent, np.dtype(np.float64))     # a Python int too big for PyTorch's Scalar raises
     x = input._data
     dt = D.scalar_dtype(x.dtype, exponent)
@@ -659,8 +665,13 @@ def minimum(input, other):
 def _compare(op, name):
     def compare(input, other, *, out=None):
         if not isinstance(input, Tensor):
-            raise not_a_tensor(name, input, other)
-        return D.binary(op, name, input, other)
+            raise wrong_arguments(name, input, other)
+        try:
+            return D.binary(op, name, input, other)
+        except TypeError:
+            if not (isinstance(other, Tensor) or D.is_number(other)):
+                raise wrong_arguments(name, input, other) from None
+            raise
     compare.__name__ = name
     compare.__doc__ = (f"Element-wise ``{name}`` comparison with broadcasting; a bool tensor. "
                        f"Mirrors ``torch.{name}``.")

@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._arguments import not_a_tensor, tensor_expected, type_name
+from .._arguments import Signature, invalid_arguments, tensor_expected, type_name, wrong_arguments
 from .._broadcast import broadcast_shape
 from .._device import backend_of, to_numpy
 from .._strides import broadcast_strides, check_no_partial_overlap, element_strides, empty_strided, iterator_strides
@@ -579,6 +579,11 @@ class IndexSelect(Op):
         return (out.reshape(ctx.shape),)
 
 
+_INDEX_SELECT = (Signature("(int dim, Tensor index)"),)
+_GATHER = (Signature("(int dim, Tensor index, *, bool sparse_grad = False)"),)
+_MASKED_FILL = (Signature("(Tensor mask, Tensor value)"), Signature("(Tensor mask, Number value)"))
+
+
 def index_select(input, dim, index):
     """Slices along ``dim`` picked by a 1-D integer tensor ``index``; a copy. Mirrors ``torch.index_select``.
 
@@ -588,6 +593,8 @@ def index_select(input, dim, index):
     """
     if not isinstance(input, Tensor):
         raise tensor_expected("index_select", input)
+    if not (isinstance(index, Tensor) and isinstance(dim, int)):
+        raise invalid_arguments("index_select", _INDEX_SELECT, (dim, index))
     D.check_devices("_index_select", (("self", input), ("index", index)))
     x = input._data
     d = wrap_dim(dim, x.ndim)
@@ -654,7 +661,7 @@ def masked_fill(input, mask, value):
         RuntimeError: a mask that is not bool, a value tensor that is not 0-d (PyTorch's messages).
     """
     if not isinstance(input, Tensor):
-        raise not_a_tensor("masked_fill", input, mask, value)
+        raise wrong_arguments("masked_fill", input, mask, value)
     return D.record(*masked_fill_call(input, mask, value))
 
 
@@ -662,6 +669,8 @@ def masked_fill_call(input, mask, value):
     """``(op, inputs, arrays, params)`` of ``masked_fill`` (also what ``masked_fill_`` records), after
     PyTorch's argument checks."""
     from .linalg import _c_name
+    if not isinstance(mask, Tensor) or not (isinstance(value, Tensor) or D.is_number(value)):
+        raise invalid_arguments("masked_fill", _MASKED_FILL, (mask, value))
     x, m = input._data, mask._data
     if m.__class__ is not x.__class__:
         raise RuntimeError(f"expected self and mask to be on the same device, but got mask on {mask.device} and "
@@ -711,6 +720,8 @@ def masked_select(input, mask):
     """
     if not isinstance(input, Tensor):
         raise tensor_expected("masked_select", input)
+    if not isinstance(mask, Tensor):
+        raise tensor_expected("masked_select", mask, "mask")
     D.check_devices("masked_select", (("self", input), ("mask", mask)))
     if mask._data.dtype.kind != "b":
         raise RuntimeError("masked_select: expected BoolTensor for mask")
@@ -741,6 +752,8 @@ def gather(input, dim, index):
     """``out[i][j] = input[index[i][j]][j]`` for dim 0 (and likewise for other dims). Mirrors ``torch.gather``."""
     if not isinstance(input, Tensor):
         raise tensor_expected("gather", input)
+    if not (isinstance(index, Tensor) and isinstance(dim, int)):
+        raise invalid_arguments("gather", _GATHER, (dim, index))
     D.check_devices("gather", (("self", input), ("index", index)))
     d = wrap_dim(dim, input._data.ndim)
     return D.record(Gather, (input,), (input._data,), {"index": index._data, "axis": d})

@@ -17,7 +17,7 @@ any        >=3 (or 1-2 with >=3)   broadcast the batch dims, ``bmm``
 
 import numpy as np
 
-from .._arguments import not_a_tensor, tensor_expected
+from .._arguments import wrong_arguments
 from .._device import backend_of
 from .._tensor import Tensor
 from ..autograd.function import Op
@@ -100,8 +100,8 @@ def dot(input, other):
     Raises:
         RuntimeError: not 1-D, different lengths or dtypes (PyTorch's messages).
     """
-    if not isinstance(input, Tensor):
-        raise tensor_expected("dot", input)
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        raise wrong_arguments("dot", input, other)
     D.check_devices("dot", (("self", input), ("tensor", other)))
     a, b = input._data, other._data
     if a.ndim != 1 or b.ndim != 1:
@@ -123,8 +123,8 @@ def mv(input, vec):
     Raises:
         RuntimeError: wrong dimensions, sizes or dtypes (PyTorch's messages).
     """
-    if not isinstance(input, Tensor):
-        raise tensor_expected("mv", input)
+    if not (isinstance(input, Tensor) and isinstance(vec, Tensor)):
+        raise wrong_arguments("mv", input, vec)
     D.check_devices("mv", (("self", input), ("vec", vec)))
     m, v = input._data, vec._data
     if m.ndim != 2 or v.ndim != 1:
@@ -146,8 +146,8 @@ def mm(input, mat2):
         RuntimeError: "self must be a matrix", "mat2 must be a matrix",
             "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)", dtype mismatch.
     """
-    if not isinstance(input, Tensor):
-        raise not_a_tensor("mm", input, mat2)
+    if not (isinstance(input, Tensor) and isinstance(mat2, Tensor)):
+        raise wrong_arguments("mm", input, mat2)
     D.check_devices("mm", (("self", input), ("mat2", mat2)))
     a, b = input._data, mat2._data
     if a.ndim != 2:
@@ -174,8 +174,8 @@ def bmm(input, mat2):
     Raises:
         RuntimeError: not 3-D, or mismatched batch / inner sizes, or dtypes.
     """
-    if not isinstance(input, Tensor):
-        raise not_a_tensor("bmm", input, mat2)
+    if not (isinstance(input, Tensor) and isinstance(mat2, Tensor)):
+        raise wrong_arguments("bmm", input, mat2)
     D.check_devices("bmm", (("self", input), ("mat2", mat2)))
     a, b = input._data, mat2._data
     if a.ndim != 3:
@@ -202,8 +202,8 @@ def matmul(input, other):
         RuntimeError: a 0-d operand, or sizes that do not fit (the messages
             of the primitive PyTorch would call).
     """
-    if not isinstance(input, Tensor):
-        raise tensor_expected("matmul", input)
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        raise wrong_arguments("matmul", input, other)
     if not isinstance(other, Tensor):
         raise TypeError(f"matmul(): argument 'other' (position 1) must be Tensor, not {type(other).__name__}")
     d1, d2 = input._data.ndim, other._data.ndim
@@ -267,15 +267,15 @@ def outer(input, vec2):
 
     Computed as PyTorch does, ``input.reshape(-1, 1) * vec2``.
     """
-    if not isinstance(input, Tensor):
-        raise tensor_expected("outer", input)
+    if not (isinstance(input, Tensor) and isinstance(vec2, Tensor)):
+        raise wrong_arguments("outer", input, vec2)
     return V.reshape(input, -1, 1) * vec2
 
 
 def inner(input, other):
     """Inner product over the last dimension. Mirrors ``torch.inner``."""
-    if not isinstance(input, Tensor):
-        raise tensor_expected("inner", input)
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
+        raise wrong_arguments("inner", input, other)
     if input._data.ndim == 1 and other._data.ndim == 1:
         return dot(input, other)
     return matmul(input, V.transpose(other, -1, -2) if other._data.ndim > 1 else other)

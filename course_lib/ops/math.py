@@ -6,7 +6,7 @@ computed in the default float dtype, as in PyTorch.
 
 import numpy as np
 
-from .._arguments import not_a_tensor, tensor_expected
+from .._arguments import tensor_expected, wrong_arguments
 from .._device import backend_of
 from .._strides import elementwise_result
 from .._tensor import Tensor
@@ -483,7 +483,7 @@ def clamp(input, min=None, max=None, *, out=None):
     """
     if not isinstance(input, Tensor):
         given = (min, max) if max is not None else (min,) if min is not None else ()
-        raise not_a_tensor("clamp", input, *given)
+        raise wrong_arguments("clamp", input, *given)
     from .. import _dtype
     if not all(b is None or isinstance(b, Tensor) or D.is_number(b) for b in (min, max)):
         from .._arguments import Signature, invalid_arguments

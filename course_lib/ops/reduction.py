@@ -11,7 +11,7 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._arguments import not_a_tensor, tensor_expected
+from .._arguments import tensor_expected, wrong_arguments
 from .._device import backend_of
 from .._tensor import Tensor, wrap, wrap_dim
 from ..autograd.function import Op
@@ -97,6 +97,7 @@ _SUM = ("(*, torch.dtype dtype = None)", "(tuple of ints dim, bool keepdim = Fal
 _PROD = ("(*, torch.dtype dtype = None)", "(int dim, bool keepdim = False, *, torch.dtype dtype = None)")
 _MAX = ("()", "(Tensor other)", "(int dim, bool keepdim = False)")
 _ARG = ("(int dim = None, bool keepdim = False)",)
+_AMAX = ("(tuple of ints dim = [], bool keepdim = False)",)
 _VAR = ("(tuple of ints dim, bool unbiased = True, bool keepdim = False)",
         "(tuple of ints dim = None, *, Number correction = None, bool keepdim = False)", "(bool unbiased = True)")
 _ALL = ("()", "(tuple of ints dim = None, bool keepdim = False)", "(int dim, bool keepdim = False)")
@@ -113,16 +114,19 @@ def _check_args(name, texts, dim, keepdim, ints_only=False, none_ok=True):
         not ints_only and isinstance(dim, (tuple, list)) and builtins.all(_is_int(d) for d in dim))
     if ok_dim and isinstance(keepdim, (bool, np.bool_)):
         return
-    from .._arguments import invalid_arguments
+    from .._arguments import int_list, invalid_arguments
     args = (dim,) if keepdim is False else (dim, keepdim)
-    raise invalid_arguments(name, _signatures(*texts), args)
+    error = invalid_arguments(name, _signatures(*texts), args)
+    if error is None:                    # a list of dims whose later element is not an int
+        int_list(name, "dim", (dim,))
+    raise error
 
 
-def _not_a_tensor(name, input, dim, keepdim, unset=None):
+def _wrong_arguments(name, input, dim, keepdim, unset=None):
     """PyTorch's TypeError for ``torch.name(input, ...)`` with a non-tensor input (``dim`` and ``keepdim`` as
     if given by position, unless left at their defaults)."""
     args = (input,) if dim is unset else (input, dim)
-    return not_a_tensor(name, *args, *((keepdim,) if keepdim not in (False, None) else ()))
+    return wrong_arguments(name, *args, *((keepdim,) if keepdim not in (False, None) else ()))
 
 
 def _expand_back(grad, shape, axes, keepdim):
@@ -516,7 +520,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         TypeError: arguments of other types (PyTorch's message).
     """
     if not isinstance(input, Tensor):
-        raise _not_a_tensor("sum", input, dim, keepdim, None)
+        raise _wrong_arguments("sum", input, dim, keepdim, None)
     _check_args("sum", _SUM, dim, keepdim)
     x = input._data
     rdt = _sum_dtype(x, dtype, "sum")
@@ -535,7 +539,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
         IndexError: ``dim`` out of range. TypeError: arguments of other types.
     """
     if not isinstance(input, Tensor):
-        raise _not_a_tensor("mean", input, dim, keepdim, None)
+        raise _wrong_arguments("mean", input, dim, keepdim, None)
     _check_args("mean", _SUM, dim, keepdim)
     x = input._data
     dt = _dtype.as_dtype(dtype, "mean")
@@ -561,7 +565,7 @@ def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None):
         IndexError: ``dim`` out of range. TypeError: a tuple of dims, or other types.
     """
     if not isinstance(input, Tensor):
-        raise _not_a_tensor("prod", input, dim, keepdim, _ALL_ELEMENTS)
+        raise _wrong_arguments("prod", input, dim, keepdim, _ALL_ELEMENTS)
     if dim is None:
         from .._arguments import invalid_arguments
         raise invalid_arguments("prod", _signatures(*_PROD), (), {"dim": None})
@@ -611,7 +615,7 @@ def _extreme_of(input, dim, keepdim, largest, name):
     elif dim is None:
         from .._arguments import invalid_arguments
         raise invalid_arguments(name, _signatures(*_MAX), (), {"dim": None})
-    return _extreme(input, dim, bool(keepdim) if keepdim is not None else False, largest, name)
+    return _extreme(input, dim, False if keepdim is None else keepdim, largest, name)
 
 
 def max(input, dim=_ALL_ELEMENTS, keepdim=None):
@@ -624,7 +628,7 @@ def max(input, dim=_ALL_ELEMENTS, keepdim=None):
         TypeError: ``keepdim`` without ``dim``, a tuple of dims, other types (PyTorch's messages).
     """
     if not isinstance(input, Tensor):
-        raise _not_a_tensor("max", input, dim, keepdim, _ALL_ELEMENTS)
+        raise _wrong_arguments("max", input, dim, keepdim, _ALL_ELEMENTS)
     return _extreme_of(input, dim, keepdim, True, "max")
 
 
@@ -636,11 +640,12 @@ def min(input, dim=_ALL_ELEMENTS, keepdim=None):
         TypeError: ``keepdim`` without ``dim``, a tuple of dims, other types (PyTorch's messages).
     """
     if not isinstance(input, Tensor):
-        raise _not_a_tensor("min", input, dim, keepdim, _ALL_ELEMENTS)
+        raise _wrong_arguments("min", input, dim, keepdim, _ALL_ELEMENTS)
     return _extreme_of(input, dim, keepdim, False, "min")
 
 
 def _amax_amin(op, name, input, dim, keepdim):
+    _check_args(name, _AMAX, dim, keepdim)
     x = input._data
     axes = normalize_dims(dim if dim != () else None, x.ndim)
     if x.size == 0:
@@ -728,9 +733,12 @@ def _correction(unbiased, correction):
 
 def _var_std(op, input, dim, unbiased, keepdim, correction, name):
     if not isinstance(input, Tensor):
-        raise _not_a_tensor(name, input, dim, keepdim)
+        raise _wrong_arguments(name, input, dim, keepdim)
     if isinstance(dim, bool):             # std(unbiased) positional form
         unbiased, dim = dim, None
+    if unbiased is not None and not (isinstance(unbiased, (bool, np.bool_)) and isinstance(keepdim, (bool, np.bool_))):
+        from .._arguments import invalid_arguments
+        raise invalid_arguments(name, _signatures(*_VAR), (dim, unbiased) + ((keepdim,) if keepdim else ()))
     if unbiased is not None and correction is not None:
         from .._arguments import invalid_arguments
         raise invalid_arguments(name, _signatures(*_VAR), (), {"correction": correction, "unbiased": unbiased})
@@ -772,7 +780,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
 
 def _truth(name, reduce, input, dim, keepdim):
     if not isinstance(input, Tensor):
-        raise _not_a_tensor(name, input, dim, keepdim)
+        raise _wrong_arguments(name, input, dim, keepdim)
     _check_args(name, _ALL, dim, keepdim)
     x = input._data
     out = reduce(x != 0 if x.dtype.kind != "b" else x,
@@ -821,8 +829,8 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
 
 def cumsum(input, dim, *, dtype=None):
     """Running sums along ``dim``. Mirrors ``torch.cumsum``."""
-    if not isinstance(input, Tensor):
-        raise tensor_expected("cumsum", input)
+    if not isinstance(input, Tensor) or not _is_int(dim):
+        raise wrong_arguments("cumsum", input, dim)
     x = input._data
     rdt = _sum_dtype(x, dtype, "cumsum")
     if x.dtype != rdt:

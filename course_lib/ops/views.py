@@ -17,7 +17,7 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._arguments import Signature, _is_index, int_list, invalid_arguments, not_a_tensor, tensor_expected
+from .._arguments import Signature, _is_index, int_list, invalid_arguments, tensor_expected, wrong_arguments
 from .._device import backend_of
 from .._strides import contiguous_strides, element_strides, empty_preserving, strided
 from .._tensor import Tensor, wrap_dim
@@ -164,6 +164,10 @@ def _function_form(method, text):
     return function
 
 
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
 def _int_arg(value, name, signatures, args):
     """An ``int`` argument (a dim), or PyTorch's TypeError naming the call's signatures."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
@@ -176,6 +180,9 @@ _RESHAPE = (Signature("(tuple of ints shape)"),)
 _PERMUTE = (Signature("(tuple of ints dims)"),)
 _EXPAND = (Signature("(tuple of ints size, *, bool implicit = False)"),)
 _BROADCAST_TO = (Signature("(tuple of ints size)"),)
+_SELECT = (Signature("(int dim, int index)"),)
+_CHUNK = (Signature("(int chunks, int dim = 0)"),)
+_NARROW = (Signature("(int dim, Tensor start, int length)"), Signature("(int dim, int start, int length)"))
 _TRANSPOSE = (Signature("(int dim0, int dim1)"),)
 _UNSQUEEZE = (Signature("(int dim)"),)
 _SQUEEZE = (Signature("()"), Signature("(int dim)"), Signature("(tuple of ints dim)"))
@@ -463,6 +470,8 @@ def _view_dtype(input, dt):
 
 def view_as(input, other):
     """``input.view(other.shape)``. Mirrors ``Tensor.view_as``."""
+    if not isinstance(other, Tensor):
+        raise tensor_expected("view_as", other, "other")
     return view(input, other._data.shape)
 
 
@@ -487,6 +496,8 @@ def reshape(input, *shape, **kwargs):
 
 def reshape_as(input, other):
     """``input.reshape(other.shape)``."""
+    if not isinstance(other, Tensor):
+        raise tensor_expected("reshape_as", other, "other")
     return reshape(input, other._data.shape)
 
 
@@ -583,7 +594,7 @@ def permute(input, *dims, **kwargs):
 def movedim(input, source, destination):
     """Move dimension(s) ``source`` to position(s) ``destination``. Mirrors ``torch.movedim``."""
     if not isinstance(input, Tensor):
-        raise not_a_tensor("movedim", input, source, destination)
+        raise wrong_arguments("movedim", input, source, destination)
     n = input._data.ndim
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
@@ -685,6 +696,8 @@ def _expand(input, sizes):
 
 def expand_as(input, other):
     """``input.expand(other.shape)``."""
+    if not isinstance(other, Tensor):
+        raise tensor_expected("expand_as", other, "other")
     return expand(input, other._data.shape)
 
 
@@ -774,7 +787,9 @@ def contiguous(input, memory_format=None):
 def narrow(input, dim, start, length):
     """The slice ``start:start+length`` of dimension ``dim``, as a view. Mirrors ``torch.narrow``."""
     if not isinstance(input, Tensor):
-        raise not_a_tensor("narrow", input, dim, start, length)
+        raise wrong_arguments("narrow", input, dim, start, length)
+    if not (_is_int(dim) and _is_int(start) and _is_int(length)):
+        raise invalid_arguments("narrow", _NARROW, (dim, start, length))
     x = input._data
     if x.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
@@ -799,6 +814,8 @@ def select(input, dim, index):
     """
     if not isinstance(input, Tensor):
         raise tensor_expected("select", input)
+    if not (_is_int(dim) and _is_int(index)):
+        raise invalid_arguments("select", _SELECT, (dim, index))
     x = input._data
     if x.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -906,6 +923,8 @@ def chunk(input, chunks, dim=0):
     """
     if not isinstance(input, Tensor):
         raise tensor_expected("chunk", input)
+    if not (_is_int(chunks) and _is_int(dim)):
+        raise invalid_arguments("chunk", _CHUNK, (chunks, dim))
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
     x = input._data
