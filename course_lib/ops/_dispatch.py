@@ -407,6 +407,9 @@ def binary(op, name, a, b, params=None):
         other = b
     elif op.scalar_op is not None:
         return binary_scalar(op.scalar_op, name, a, b, params)
+    elif b.__class__ is float and x.dtype.kind == "f":     # float tensor <op> Python float (operands(), inlined)
+        y = x.dtype.type(b)
+        other = NUMBER
     else:
         x, y, _ = operands(name, a, b)
         other = NUMBER
@@ -542,6 +545,20 @@ def inplace(op, name, t, other=None, params=None, unary_op=False):
             result shape that ``t`` cannot hold — all with PyTorch's messages.
     """
     x = t._data
+    if not unary_op and isinstance(other, Tensor):
+        y = other._data
+        # Fast path, the SGD update `p -= lr * p.grad` under no_grad: one ufunc writing into p's memory.
+        # It applies when none of the checks below could fail or change anything: nothing to record,
+        # one CPU dtype (not an integer tensor for / ), one shape, no stride 0, disjoint memory.
+        if (x.dtype is y.dtype and x.__class__ is _ndarray and y.__class__ is _ndarray and x.shape == y.shape
+                and op.inplace_ufunc is not None and not params and op.result_dtype is None
+                and (not op.int_to_float or x.dtype.kind == "f") and 0 not in x.strides
+                and not (grad_mode.enabled and (t._requires_grad or other._requires_grad
+                                                or t._base is not None or other._base is not None))
+                and not np.may_share_memory(x, y)):
+            op.inplace_ufunc(x, y, out=x)
+            t._bump()
+            return t
     if unary_op:
         sources = (t,)
     elif isinstance(other, Tensor):
