@@ -7,6 +7,9 @@ method is which function.  In-place forms (``add_``, ``+=``) go through
 its version counter.
 """
 
+import dis
+import sys
+
 import numpy as np
 
 from . import _dtype
@@ -58,13 +61,19 @@ Tensor.where.__doc__ = "``torch.where(condition, self, other)``."
 # Python operators
 # ---------------------------------------------------------------------------
 
-def _binary_operator(function, comparison=False):
+def _binary_operator(function, comparison=False, op=None):
     """``a <op> b``: like the function, but returns NotImplemented for operands it cannot take,
     so Python raises its own TypeError ("unsupported operand type(s) for +: 'Tensor' and 'str'").
 
     With a NumPy array, as in PyTorch, a comparison turns it into a tensor; arithmetic leaves the work
-    to NumPy, whose result ``Tensor.__array_wrap__`` turns into a tensor."""
+    to NumPy, whose result ``Tensor.__array_wrap__`` turns into a tensor.  For + - * /, ``op`` is the
+    operation, and a large temporary left operand lends its memory to the result (see below)."""
     def operator(self, other):
+        if (op is not None and self._data.nbytes >= D.ELISION_BYTES and sys.getrefcount(self) == _TEMPORARY_REFS
+                and _written_as_operator()):
+            result = D.into_temporary(op, self, other)
+            if result is not None:
+                return result
         if comparison and other.__class__ is np.ndarray:
             other = as_tensor(other, device=self.device)
         elif not isinstance(other, (Tensor, int, float)) and not D.is_number(other):
@@ -75,12 +84,47 @@ def _binary_operator(function, comparison=False):
     return operator
 
 
-def _reflected(function):
+def _reflected(function, op=None):
     def operator(self, other):
+        if (op is not None and self._data.nbytes >= D.ELISION_BYTES and sys.getrefcount(self) == _TEMPORARY_REFS
+                and _written_as_operator()):
+            result = D.into_temporary(op, self, other)     # number + temporary: + and * commute
+            if result is not None:
+                return result
         if not isinstance(other, (int, float)) and not D.is_number(other):
             return NotImplemented
         return function(self, other)
     return operator
+
+
+# Temporary elision, as NumPy does it.  In `(a * b + a).sum()` the product `a * b` is a temporary:
+# no name refers to it, and it is thrown away as soon as `+ a` is computed.  So `+ a` may write its
+# result into the product's memory (``ops._dispatch.into_temporary``) instead of a new array.  The
+# left operand of `x + y` is a temporary when
+#   * the code that runs is Python's own `x + y` (its instruction is BINARY_OP), not a call such as
+#     `x.__add__(y)` or `operator.add(x, y)`, whose callers may still hold x without a name, and
+#   * the only references to it are the ones that every `x + y` makes: the interpreter's stack, the
+#     operator's `self` and the argument of sys.getrefcount.  A named tensor has one more, its name.
+#     How many that is depends on the Python version, so it is measured here, once: if this Python
+#     shows no difference between a temporary and a named operand, there is no elision.
+_BINARY_OP = dis.opmap["BINARY_OP"]
+
+
+def _written_as_operator():
+    caller = sys._getframe(2)             # 0: this function, 1: the operator, 2: the code with `x + y`
+    return caller.f_code.co_code[caller.f_lasti] == _BINARY_OP
+
+
+def _references_of_a_temporary():
+    class Probe:
+        def __add__(self, other):
+            return sys.getrefcount(self)
+    named = Probe()
+    temporary, with_a_name = Probe() + 0, named + 0
+    return temporary if temporary < with_a_name else None
+
+
+_TEMPORARY_REFS = _references_of_a_temporary()
 
 
 def _number_first(function):
@@ -92,13 +136,13 @@ def _number_first(function):
     return operator
 
 
-Tensor.__add__ = _binary_operator(A.add)
-Tensor.__radd__ = _reflected(A.add)
-Tensor.__sub__ = _binary_operator(A.sub)
+Tensor.__add__ = _binary_operator(A.add, op=A.Add)
+Tensor.__radd__ = _reflected(A.add, op=A.Add)
+Tensor.__sub__ = _binary_operator(A.sub, op=A.Sub)
 Tensor.__rsub__ = _reflected(A.rsub)
-Tensor.__mul__ = _binary_operator(A.mul)
-Tensor.__rmul__ = _reflected(A.mul)
-Tensor.__truediv__ = _binary_operator(A.div)
+Tensor.__mul__ = _binary_operator(A.mul, op=A.Mul)
+Tensor.__rmul__ = _reflected(A.mul, op=A.Mul)
+Tensor.__truediv__ = _binary_operator(A.div, op=A.Div)
 Tensor.__rtruediv__ = _reflected(lambda self, other: A.mul(A.reciprocal(self), other))   # as PyTorch does
 Tensor.__floordiv__ = _binary_operator(A.floor_divide)
 Tensor.__rfloordiv__ = _number_first(A.floor_divide)

@@ -17,6 +17,7 @@ Ops themselves (``arithmetic.py``, ``math.py``, ``reduction.py``, ...) only
 describe forward and backward on arrays.
 """
 
+import sys
 import weakref
 
 import numpy as np
@@ -430,6 +431,45 @@ def binary(op, name, a, b, params=None):
         t._data = out if out.__class__ is _ndarray else as_array(out)
         return t
     return record(op, (a, other), (x, y), params)
+
+
+def into_temporary(op, a, b):
+    """``a <op> b`` written into ``a``'s own memory, for a temporary ``a`` (see ``_methods.py``); None if unsafe.
+
+    NumPy's *temporary elision*: in ``(a * b + a).sum()`` the product is needed only to compute the
+    sum, so the sum can be written over it instead of into a third array of the same size.  That
+    halves the peak memory of the expression, and saves allocating (and first touching) the new
+    memory.  The caller has checked that no name refers to the tensor ``a``; here its array must
+    belong to it alone (one reference, not a view of other memory), be large enough for the saving
+    to matter, and the result must be exactly what ``binary`` would give: same dtype, shape and
+    layout, nothing to record.
+    """
+    if sys.getrefcount(a._data) != 2 or a._base is not None:    # 2: a's own reference and getrefcount's
+        return None
+    x = a._data
+    if not (x.__class__ is _ndarray and x.nbytes >= ELISION_BYTES and x.dtype.kind == "f" and x.base is None
+            and x.flags.writeable and x.flags.c_contiguous) or op.inplace_ufunc is None:
+        return None
+    if isinstance(b, Tensor):
+        y = b._data
+        if not (y.dtype is x.dtype and y.__class__ is _ndarray and (y.shape == x.shape or y.ndim == 0)
+                and y.flags.c_contiguous):
+            return None
+        other = b
+    elif b.__class__ is float or b.__class__ is int:
+        y = make_scalar(b, x.dtype)
+        other = NUMBER
+    else:
+        return None
+    if grad_mode.enabled and (a._requires_grad or other._requires_grad or other._base is not None):
+        return None
+    op.inplace_ufunc(x, y, out=x)
+    t = _new(Tensor)
+    t._data = x if x.ndim < 2 else elementwise_result(x, (x, y))
+    return t
+
+
+ELISION_BYTES = 256 * 1024     # as NumPy: below this, allocating a new array costs less than checking
 
 
 def binary_scalar(op, name, a, number, params=None):
