@@ -276,7 +276,7 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
     Mirrors ``torch.scalar_tensor``.
     """
     dt = _keywords("scalar_tensor", dtype, requires_grad) or _dtype.get_default_dtype()
-    return _finish(np.array(_fill_value(s, dt)), device, requires_grad)
+    return _finish(np.array(_fill_value(s, dt, 1)), device, requires_grad)
 
 
 def zeros_from_meta(meta):
@@ -362,12 +362,13 @@ def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=F
 _FULL = (Signature(f"(tuple of ints size, Number fill_value, *, Tensor out = None, {_OPTIONS})"),)
 
 
-def _fill_value(value, dt):
-    """A number (or one-element tensor) as an element of ``dt``, checked like PyTorch's ``fill_``."""
+def _fill_value(value, dt, numel=2):
+    """A number (or one-element tensor) as an element of ``dt``, checked like PyTorch's ``fill_`` of a tensor
+    with ``numel`` elements (filling one float16 element, PyTorch does not check the range)."""
     if isinstance(value, Tensor):
         value = value.item()
     with np.errstate(over="ignore"):
-        return dt.numpy_dtype.type(_dtype.checked_value(value, dt))
+        return dt.numpy_dtype.type(_dtype.checked_value(value, dt, scalar=numel != 1))
 
 
 _MISSING = object()        # an argument not given (None is a value some of PyTorch's errors name)
@@ -390,7 +391,7 @@ def full(size=_MISSING, fill_value=_MISSING, *, out=None, dtype=None, layout=Non
     shape = parse_size((size,), "full", _FULL)
     dt = dt or _infer_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     xp = module_for(resolve(device))
-    array = xp.full(shape, _fill_value(fill_value, dt), dtype=dt.numpy_dtype)
+    array = xp.full(shape, _fill_value(fill_value, dt, math.prod(shape)), dtype=dt.numpy_dtype)
     return _finish(array, None if xp is np else device, requires_grad)
 
 
@@ -444,7 +445,7 @@ def full_like(input, fill_value, *, dtype=None, layout=None, device=None, requir
         RuntimeError: a value that does not fit the dtype.
     """
     array, dt = _like("full_like", input, dtype, device, requires_grad)
-    array[...] = _fill_value(fill_value, dt)
+    array[...] = _fill_value(fill_value, dt, array.size)
     return _finish(array, None, requires_grad)
 
 

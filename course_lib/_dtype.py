@@ -24,6 +24,7 @@ __all__ = [
 
 _builtin_bool, _builtin_int, _builtin_float = bool, int, float
 _FLOAT32_MAX = _builtin_float(np.finfo(np.float32).max)
+_FLOAT16_MAX = _builtin_float(np.finfo(np.float16).max)
 _INF = _builtin_float("inf")
 
 
@@ -281,27 +282,29 @@ def can_cast(from_, to):
     return _category(from_) <= _category(to)
 
 
-def checked_value(value, dt, type_name=None):
+def checked_value(value, dt, type_name=None, scalar=False):
     """The Python number ``value`` as an element of dtype ``dt``, refusing values that do not fit.
 
     This is PyTorch's ``checked_convert``, used when one number becomes an
-    element (``torch.full``, ``fill_``, ``x[i] = v``, the elements of
-    ``torch.tensor([...], dtype=...)``): integers must fit the integer type
-    (unsigned types also take negative numbers down to ``-max``, which wrap
-    around: -1 is 255 in uint8), floats are truncated toward zero and must
-    fit before truncation, float32 refuses finite values beyond its range
-    (inf and nan are fine), float16 and bool take anything.  Arithmetic with
-    a number (``x + 300``) does not check: it wraps.
+    element (``x[i] = v``, the elements of ``torch.tensor([...], dtype=...)``)
+    or, with ``scalar=True``, when an argument becomes a number of the
+    tensor's type (``torch.full``, ``fill_``, ``masked_fill``, clamp bounds,
+    ``alpha``): integers must fit the integer type (unsigned types also take
+    negative numbers down to ``-max``, which wrap around: -1 is 255 in
+    uint8), floats are truncated toward zero and must fit before truncation,
+    float32 (and float16 with ``scalar=True``) refuse finite values beyond
+    their range (inf and nan are fine), bool takes anything.  Arithmetic
+    with a number (``x + 300``) does not check: it wraps.
 
     Raises:
         RuntimeError: "value cannot be converted to type uint8_t without
             overflow"; ``type_name`` defaults to the C++ name PyTorch uses.
     """
     kind = dt._kind
-    if kind == "b" or dt is float16 or dt is float64:
+    if kind == "b" or dt is float64 or dt is float16 and not scalar:
         return value
-    if kind == "f":                          # float32
-        if _FLOAT32_MAX < abs(value) < _INF:
+    if kind == "f":                          # float32, float16
+        if (_FLOAT32_MAX if dt is float32 else _FLOAT16_MAX) < abs(value) < _INF:
             raise RuntimeError(f"value cannot be converted to type {type_name or dt._cpp_name} without overflow")
         return value
     info = np.iinfo(dt.numpy_dtype)
@@ -314,6 +317,12 @@ def checked_value(value, dt, type_name=None):
     if not fits:
         raise RuntimeError(f"value cannot be converted to type {type_name or dt._cpp_name} without overflow")
     return _builtin_int(value) % (info.max + 1) if dt is uint8 else _builtin_int(value)
+
+
+# The element types as C++'s typeid names them, which some of PyTorch's messages show ("result type Float
+# can't be cast to the desired output type long int" from clamp_ with number bounds).
+DEMANGLED_NAMES = {float16: "c10::Half", float32: "float", float64: "double", int8: "signed char",
+                   uint8: "unsigned char", int16: "short int", int32: "int", int64: "long int", bool: "bool"}
 
 
 # ---------------------------------------------------------------------------

@@ -329,7 +329,11 @@ def _clamp_(self, min=None, max=None):
     D.check_inplace(self, rec)
     result = M.clamp(self.detach(), min, max)      # checks the arguments, computes the values
     if not _dtype.can_cast(result.dtype, self.dtype):
-        raise D.cast_error(result._data.dtype, self._data.dtype)
+        if bounds:
+            raise D.cast_error(result._data.dtype, self._data.dtype)
+        # with number bounds PyTorch names the output type as C++ does
+        raise RuntimeError(f"result type {result.dtype._short_name} can't be cast to the desired output type "
+                           f"{_dtype.DEMANGLED_NAMES[self.dtype]}")
     if result._data.shape != self._data.shape:
         raise RuntimeError(f"output with shape [{', '.join(map(str, self.shape))}] doesn't match the broadcast "
                            f"shape [{', '.join(map(str, result.shape))}]")
@@ -400,7 +404,9 @@ def _fill_(self, value):
         if v.__class__ is not self._data.__class__:
             v = D.backend_of(self._data).asarray(v)
         return _overwrite(self, I.FillTensor, v, value)
-    return _overwrite(self, I.Fill, D.make_scalar(value, self._data.dtype))
+    x = self._data          # (one float16 element is filled without a range check, as in PyTorch)
+    return _overwrite(self, I.Fill, D.make_scalar(_dtype.checked_value(value, self.dtype, scalar=x.size != 1),
+                                                  x.dtype))
 
 
 def _copy_(self, src, non_blocking=False):

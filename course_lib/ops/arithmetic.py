@@ -157,6 +157,16 @@ class FloorDivideScalar(FloorDivide):
 FloorDivide.scalar_op = FloorDivideScalar
 
 
+def _remainder(a, b):
+    """``a % b`` with the sign of ``b`` (Python's rule), for floats as PyTorch computes it: ``fmod``, plus ``b``
+    where the signs differ, so an exact multiple gives 0.0 (NumPy's ``%`` gives -0.0 for a negative ``b``)."""
+    if a.dtype.kind != "f":
+        return a % b
+    xp = _xp(a)
+    mod = xp.fmod(a, b)
+    return xp.where((mod != 0) & ((mod < 0) != (b < 0)), mod + b, mod)
+
+
 class RemainderScalar(Elementwise):
     """``tensor % number`` (RemainderBackward0: one input edge)."""
 
@@ -167,7 +177,7 @@ class RemainderScalar(Elementwise):
     def forward(ctx, a, other):
         if a.dtype.kind in "iub" and other == 0:
             raise RuntimeError("ZeroDivisionError")
-        return a % other
+        return _remainder(a, other)
 
     def backward(ctx, grad):
         return (grad,)
@@ -184,7 +194,7 @@ class Remainder(Elementwise):
         if a.dtype.kind in "iub" and np.any(b == 0):
             raise RuntimeError("ZeroDivisionError")
         ctx.save_for_backward(a, b)
-        return a % b
+        return _remainder(a, b)
 
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
@@ -453,6 +463,7 @@ def check_operands(name, a, b, alpha=1):
         raise RuntimeError("Boolean alpha only supported for Boolean results.")
     if isinstance(alpha, (float, np.floating)) and result._kind != "f":
         raise RuntimeError("For integral input tensors, argument alpha must not be a floating point number.")
+    _dtype.checked_value(alpha, result, scalar=True)      # alpha becomes a number of the result's type
 
 
 def add(input, other, *, alpha=1, out=None):
@@ -603,6 +614,8 @@ def pow(input, exponent, *, out=None):
     D.make_scalar(exponent, np.dtype(np.float64))     # a Python int too big for PyTorch's Scalar raises
     x = input._data
     dt = D.scalar_dtype(x.dtype, exponent)
+    if dt.kind in "iu" or dt == np.float16:             # the exponent becomes a number of that type
+        _dtype.checked_value(exponent, _dtype._BY_NUMPY[dt], scalar=True)
     if x.dtype != dt:
         x = x.astype(dt)
     if dt.kind == "b":

@@ -681,6 +681,7 @@ def masked_fill_call(input, mask, value):
         from .._broadcast import broadcast_shape
         broadcast_shape(x.shape, m.shape)
     if not isinstance(value, Tensor):
+        value = _dtype.checked_value(value, input.dtype, scalar=True)
         return MaskedFill, (input,), (x,), {"mask": m, "other": D.make_scalar(value, x.dtype)}
     v = value._data
     if v.ndim:

@@ -514,8 +514,11 @@ def clamp(input, min=None, max=None, *, out=None):
                 if dt != x.dtype:
                     x = x.astype(dt)
         dt = _dtype._BY_NUMPY[x.dtype]
-        lo = None if min is None else x.dtype.type(_dtype.checked_value(min, dt))
-        hi = None if max is None else x.dtype.type(_dtype.checked_value(max, dt))
+        if dt is _dtype.bool:
+            which = "" if min is not None and max is not None else "_min" if min is not None else "_max"
+            raise NotImplementedError(f'"clamp{which}_scalar_cpu" not implemented for \'Bool\'')
+        lo = None if min is None else x.dtype.type(_dtype.checked_value(min, dt, scalar=True))
+        hi = None if max is None else x.dtype.type(_dtype.checked_value(max, dt, scalar=True))
         result = D.record(Clamp, (input,), (x,), {"lo": lo, "hi": hi})
     if out is not None:
         from .arithmetic import _into

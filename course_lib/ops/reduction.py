@@ -486,9 +486,13 @@ class CumSum(Op):
 
     def forward(ctx, a, axis, dtype=None):
         ctx.axis = axis
+        if a.ndim == 0:
+            return a.copy()                 # the running sum of one number
         return _xp(a).cumsum(a, axis=axis, dtype=dtype)
 
     def backward(ctx, grad):
+        if grad.ndim == 0:
+            return (grad,)
         xp = _xp(grad)
         flipped = xp.flip(grad, axis=ctx.axis)
         return (xp.flip(xp.cumsum(flipped, axis=ctx.axis), axis=ctx.axis),)
@@ -835,10 +839,7 @@ def cumsum(input, dim, *, dtype=None):
     rdt = _sum_dtype(x, dtype, "cumsum")
     if x.dtype != rdt:
         x = x.astype(rdt)
-    axis = wrap_dim(dim, x.ndim)
-    if x.ndim == 0:
-        return input.clone()
-    return D.record(CumSum, (input,), (x,), {"axis": axis})
+    return D.record(CumSum, (input,), (x,), {"axis": wrap_dim(dim, x.ndim)})
 
 
 def logsumexp(input, dim, keepdim=False):
