@@ -818,6 +818,27 @@ torch.ones(2, dtype=torch.float16).pow(1e10)
 torch.ones(2, dtype=torch.float16).add(1, alpha=1e10)
 x = torch.ones(2, dtype=torch.float16); x[0] = 1e10; print(x)
 x = torch.ones(2, dtype=torch.int8); x[0] = 1000; print(x)
+# floor division as Python's (1.0 // 0.1 is 9.0), integer and bool division errors (none for empty results);
+# a float16 tensor times / over a number is computed in float32 with the number as float32
+torch.tensor([1.0, 0.3, -1.0, 7.0]) // 0.1, torch.tensor([1.0, -1.0]).div(0.1, rounding_mode="floor")
+torch.tensor([1.0, 0.3, -1.0]).double() // 0.1, torch.tensor([1.0]) // 0.0, torch.tensor([-0.0, 0.0]) // 3.0
+torch.floor_divide(torch.tensor([7.5, -7.5]), torch.tensor([0.1, 0.1])),
+torch.tensor([5, -5]).div(2, rounding_mode="trunc"),
+torch.tensor([True, False]) // torch.tensor([True, True])
+torch.tensor([True, False]).div(torch.tensor([True, True]), rounding_mode="floor")
+torch.tensor([True, False]).div(torch.tensor([True, True]), rounding_mode="trunc")
+torch.tensor([True, False]) % torch.tensor([True, True])
+torch.tensor([True, False]) % True
+torch.tensor([True, False]).fmod(torch.tensor([True, True]))
+torch.tensor([True, False]) // 1, torch.tensor([True, False]) % 2
+torch.tensor([True, False]).div(torch.tensor([True, True])),
+torch.zeros(0, dtype=torch.int64) // 0, torch.zeros(0, dtype=torch.int64) % 0, torch.zeros(0, dtype=torch.int64).fmod(0)
+torch.zeros(0, dtype=torch.int64).div(0, rounding_mode="trunc"),
+torch.zeros(0, dtype=torch.int64) // torch.tensor([[0], [3]]),
+torch.tensor([1, 2]) // 0
+h = torch.tensor([0.1, 1.0, 2.5], dtype=torch.float16); print(h * 0.1, h / 0.1, h // 0.1, 0.1 * h, h * 4097)
+h = torch.tensor([0.1, 1.0, 2.5], dtype=torch.float16); h.div(0.1, rounding_mode="trunc"), h == 0.1, h + 0.1, h % 0.1
+h = torch.tensor([6.37, 8.13, 9.125], dtype=torch.float16); print(h * 0.1, h / 7.77, torch.mul(h, 3.0001), h * 1e-05)
 # elementwise results are laid out like their operands (PyTorch's TensorIterator: the first operand decides)
 x = torch.ones(3, 4).t(); b = torch.ones(4, 3); (x + b).stride(), (b + x).stride(), (x + b).is_contiguous()
 x = torch.ones(3, 4).t(); (x * 2).stride(), x.exp().stride(), (x > 0).stride(), (x + torch.ones(3)).stride()

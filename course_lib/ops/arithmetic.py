@@ -32,6 +32,19 @@ def _wrapped_number(name):
     return staticmethod(lambda arrays, params: (*arrays, params[name]))
 
 
+def _check_integer_division(a, b, kernel):
+    """PyTorch's errors for an integer or bool division (``//``, ``%``, ``fmod``, rounded ``div``) by ``b``.
+
+    Raises:
+        NotImplementedError: bool operands ('"div_floor_cpu" not implemented for 'Bool'').
+        RuntimeError: a zero divisor, unless the result has no elements ("ZeroDivisionError").
+    """
+    if a.dtype.kind == "b":
+        raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'Bool\'')
+    if a.size and np.size(b) and np.any(b == 0):
+        raise RuntimeError("ZeroDivisionError")
+
+
 class Add(Elementwise):
     node_name = "AddBackward0"
     inplace_ufunc = np.add
@@ -114,15 +127,14 @@ class DivRounded(Elementwise):
     def forward(ctx, a, b, rounding_mode):
         ctx.save_for_backward(b)         # what PyTorch saves (so a second backward raises)
         if a.dtype.kind in "iub":
-            if np.any(b == 0):
-                raise RuntimeError("ZeroDivisionError")
+            _check_integer_division(a, b, "div_" + rounding_mode)
             q = a // b
             if rounding_mode == "trunc":
                 q = q + ((q < 0) & (q * b != a))
             return q
-        q = a / b
-        xp = _xp(q)
-        return xp.floor(q) if rounding_mode == "floor" else xp.trunc(q)
+        if rounding_mode == "floor":
+            return _xp(a).floor_divide(a, b)
+        return _xp(a).trunc(a / b)
 
     def backward(ctx, grad):
         zeros = _xp(grad).zeros_like(grad)
@@ -136,10 +148,8 @@ class FloorDivide(Elementwise):
 
     def forward(ctx, a, b):
         if a.dtype.kind in "iub":
-            if np.any(b == 0):
-                raise RuntimeError("ZeroDivisionError")
-            return a // b
-        return _xp(a).floor(a / b)
+            _check_integer_division(a, b, "div_floor")
+        return _xp(a).floor_divide(a, b)      # Python's floor division (1.0 // 0.1 is 9.0), as PyTorch's
 
     def backward(ctx, grad):
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
@@ -175,8 +185,8 @@ class RemainderScalar(Elementwise):
     iterator_operands = _wrapped_number("other")
 
     def forward(ctx, a, other):
-        if a.dtype.kind in "iub" and other == 0:
-            raise RuntimeError("ZeroDivisionError")
+        if a.dtype.kind in "iub":
+            _check_integer_division(a, other, "remainder")
         return _remainder(a, other)
 
     def backward(ctx, grad):
@@ -191,8 +201,8 @@ class Remainder(Elementwise):
     scalar_op = RemainderScalar
 
     def forward(ctx, a, b):
-        if a.dtype.kind in "iub" and np.any(b == 0):
-            raise RuntimeError("ZeroDivisionError")
+        if a.dtype.kind in "iub":
+            _check_integer_division(a, b, "remainder")
         ctx.save_for_backward(a, b)
         return _remainder(a, b)
 
@@ -209,8 +219,8 @@ class FmodScalar(Elementwise):
     iterator_operands = _wrapped_number("other")
 
     def forward(ctx, a, other):
-        if a.dtype.kind in "iub" and other == 0:
-            raise RuntimeError("ZeroDivisionError")
+        if a.dtype.kind in "iub":
+            _check_integer_division(a, other, "fmod")
         return _xp(a).fmod(a, other)
 
     def backward(ctx, grad):
@@ -225,8 +235,8 @@ class Fmod(Elementwise):
     scalar_op = FmodScalar
 
     def forward(ctx, a, b):
-        if a.dtype.kind in "iub" and np.any(b == 0):
-            raise RuntimeError("ZeroDivisionError")
+        if a.dtype.kind in "iub":
+            _check_integer_division(a, b, "fmod")
         ctx.save_for_backward(a, b)
         return _xp(a).fmod(a, b)
 
@@ -528,6 +538,8 @@ def mul(input, other, *, out=None):
         return _into(out, mul(input, other))
     if not isinstance(input, Tensor):
         input, other = _swap_number(input, other, "mul")
+    if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
+        return mul(input.float(), other).half()
     return D.binary(Mul, "mul", input, other)
 
 
@@ -549,6 +561,8 @@ def div(input, other, *, rounding_mode=None, out=None):
         return _into(out, div(input, other, rounding_mode=rounding_mode))
     if not isinstance(input, Tensor):
         input = _number_tensor(input, other)
+    if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
+        return div(input.float(), other, rounding_mode=rounding_mode).half()
     if rounding_mode is None:
         return D.binary(Div, "div", input, other)
     if rounding_mode not in ("floor", "trunc"):
@@ -575,6 +589,8 @@ def floor_divide(input, other):
         input = _number_tensor(input, other)
     elif not (isinstance(other, Tensor) or D.is_number(other)):
         raise wrong_arguments("floor_divide", input, other)
+    if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
+        return floor_divide(input.float(), other).half()
     return D.binary(FloorDivide, "floor_divide", input, other)
 
 
@@ -794,6 +810,16 @@ def bitwise_xor(input, other):
 # ---------------------------------------------------------------------------
 # helpers
 # ---------------------------------------------------------------------------
+
+_PYTHON_NUMBERS = (int, float)
+
+
+def _in_float32(t):
+    """True when PyTorch computes ``t * number``, ``t / number``, ``t // number`` in float32: for a float16 tensor
+    it takes the number as float32 (its "opmath" type), not rounded to float16, and rounds the result once.
+    (When a graph is recorded, course_lib keeps the plain operation, whose node PyTorch shows.)"""
+    return t._data.dtype == np.float16 and not D.recording(t)
+
 
 def _number_tensor(number, like):
     """A Python number as a 0-d tensor on ``like``'s device (for ``torch.div(2, t)`` and friends)."""
