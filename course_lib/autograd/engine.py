@@ -176,7 +176,10 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
     try:
         while True:
             # 1. send each gradient in `out` along its edge; a node that got all of its gradients is ready
-            if len(out) > 1:
+            if len(out) == 2:        # one array sent along two edges (add, sub): not to be added into
+                if out[0] is out[1] and out[0] is not None:
+                    shared.add(id(out[0]))
+            elif len(out) > 2:
                 _mark_repeated(out, shared)
             for (nxt, nr), g, meta in zip(node.next_functions, out, node._input_meta):
                 if nxt is None or leads is not None and nxt not in leads and nxt not in captures:
@@ -190,8 +193,13 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                         g = validate(node, g, meta, nr)
                     buf = slots.get(nxt)
                     if buf is None:
-                        buf = slots[nxt] = [None] * nxt._n_outputs
-                    buf[nr] = g if buf[nr] is None else _add_gradients(buf[nr], g, shared)
+                        if nxt._n_outputs == 1:
+                            slots[nxt] = [g]
+                        else:
+                            buf = slots[nxt] = [None] * nxt._n_outputs
+                            buf[nr] = g
+                    else:
+                        buf[nr] = g if buf[nr] is None else _add_gradients(buf[nr], g, shared)
                 left = deps[nxt] - 1
                 deps[nxt] = left
                 if left == 0:
@@ -221,6 +229,8 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
                 out = ()
             elif anomaly:
                 out = _run_node_with_anomaly_checks(node, grads, shared)
+            elif len(grads) == 1 and grads[0] is not None and node._plain:
+                out = node.apply(grads[0])        # the usual node: no hooks, an Op's (see _run_node)
             else:
                 out = _run_node(node, grads, shared)
             if trace is not None:
@@ -243,10 +253,6 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
 
 def _mark_repeated(out, shared):
     """An array a node sends along two edges must not be added into in place (the other edge sees it too)."""
-    if len(out) == 2:                 # the usual case (add, sub, mul): one comparison instead of a set
-        if out[0] is out[1] and out[0] is not None:
-            shared.add(id(out[0]))
-        return
     seen = set()
     for g in out:
         if g is not None:

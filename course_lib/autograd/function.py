@@ -70,6 +70,7 @@ class Node:
     _pre_hooks = None
     _hooks = None
     _user_function = False  # True for the nodes of learners' Functions (their gradients are the learner's arrays)
+    _plain = True        # no hooks, not a learner's Function: the engine may just call apply (see register_*hook)
 
     def __init__(self):
         self._sequence_nr = next(_sequence)
@@ -98,6 +99,7 @@ class Node:
         if self._hooks is None:
             self._hooks = []
         self._hooks.append(fn)
+        self._plain = False
         return RemovableHandle(self._hooks, fn)
 
     def register_prehook(self, fn):
@@ -108,6 +110,7 @@ class Node:
         if self._pre_hooks is None:
             self._pre_hooks = []
         self._pre_hooks.append(fn)
+        self._plain = False
         return RemovableHandle(self._pre_hooks, fn)
 
     def __call__(self, *grads):
@@ -426,6 +429,7 @@ class BackwardCFunction(FunctionCtx, Node):
     """Node class of a custom Function (``MyFnBackward``): calls the user's ``backward`` on Tensors."""
 
     _user_function = True
+    _plain = False
 
     def apply(self, *grads):
         from .._creation import zeros_from_meta

@@ -148,8 +148,9 @@ def mm(input, mat2):
     """
     if not (isinstance(input, Tensor) and isinstance(mat2, Tensor)):
         raise wrong_arguments("mm", input, mat2)
-    D.check_devices("mm", (("self", input), ("mat2", mat2)))
     a, b = input._data, mat2._data
+    if a.__class__ is not b.__class__:
+        D.check_devices("mm", (("self", input), ("mat2", mat2)))
     if a.ndim != 2:
         raise RuntimeError("self must be a matrix")
     if b.ndim != 2:
@@ -159,7 +160,8 @@ def mm(input, mat2):
                            f"{b.shape[0]}x{b.shape[1]})")
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(a)} != {_c_name(b)}")
-    _check_not_bool(input, "addmm_impl_cpu_")
+    if a.dtype.kind == "b":
+        _check_not_bool(input, "addmm_impl_cpu_")
     return D.record(Mm, (input, mat2), (a, b))
 
 

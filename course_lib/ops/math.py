@@ -6,6 +6,7 @@ computed in the default float dtype, as in PyTorch.
 
 import numpy as np
 
+from .. import _dtype
 from .._arguments import tensor_expected, wrong_arguments
 from .._device import backend_of
 from .._strides import elementwise_result
@@ -484,8 +485,7 @@ def clamp(input, min=None, max=None, *, out=None):
     if not isinstance(input, Tensor):
         given = (min, max) if max is not None else (min,) if min is not None else ()
         raise wrong_arguments("clamp", input, *given)
-    from .. import _dtype
-    if not all(b is None or isinstance(b, Tensor) or D.is_number(b) for b in (min, max)):
+    if not (_is_bound(min) and _is_bound(max)):
         from .._arguments import Signature, invalid_arguments
         kwargs = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
         raise invalid_arguments("clamp", (Signature("(Tensor min = None, Tensor max = None)"),
@@ -508,11 +508,12 @@ def clamp(input, min=None, max=None, *, out=None):
                                         max if isinstance(max, Tensor) else D.NUMBER), tuple(xs))
     else:
         x = input._data
-        for b in (min, max):
-            if b is not None:
-                dt = D.scalar_dtype(x.dtype, b)
-                if dt != x.dtype:
-                    x = x.astype(dt)
+        if x.dtype.kind != "f":            # (a float tensor keeps its dtype whatever the number bounds)
+            for b in (min, max):
+                if b is not None:
+                    dt = D.scalar_dtype(x.dtype, b)
+                    if dt != x.dtype:
+                        x = x.astype(dt)
         dt = _dtype._BY_NUMPY[x.dtype]
         if dt is _dtype.bool:
             which = "" if min is not None and max is not None else "_min" if min is not None else "_max"
@@ -527,6 +528,10 @@ def clamp(input, min=None, max=None, *, out=None):
 
 
 clip = clamp
+
+
+def _is_bound(b):
+    return b is None or isinstance(b, Tensor) or D.is_number(b)
 
 
 def clamp_min(input, min):

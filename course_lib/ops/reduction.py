@@ -162,19 +162,35 @@ def _reduced(out):
     return out if out.flags.c_contiguous else _xp(out).ascontiguousarray(out)
 
 
+_F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
+
+
+def _add_reduce(a, axes, keepdims, dtype):
+    """``a.sum(axis=axes, keepdims=keepdims, dtype=dtype)``: for NumPy arrays its ufunc directly
+    (``ndarray.sum`` is the same reduction behind a layer of Python, ~0.3 us)."""
+    if a.__class__ is np.ndarray:
+        return np.add.reduce(a, axes, dtype, None, keepdims)
+    return a.sum(axis=axes, keepdims=keepdims, dtype=dtype)
+
+
 def _total(a, axes=None, keepdims=False):
     """``a.sum`` in ``a``'s dtype; float16 is accumulated in float32, as PyTorch does."""
-    if a.dtype == np.float16:
-        return a.sum(axis=axes, keepdims=keepdims, dtype=np.float32).astype(np.float16)
-    return a.sum(axis=axes, keepdims=keepdims, dtype=a.dtype)
+    if a.dtype == _F16:
+        return _add_reduce(a, axes, keepdims, _F32).astype(np.float16)
+    return _add_reduce(a, axes, keepdims, a.dtype)
 
 
 def _average(a, axes, keepdims):
     """``sum / count`` (nan for no elements), PyTorch's mean; float16 in float32, then rounded."""
-    count = int(np.prod([a.shape[i] for i in axes])) if axes is not None else a.size
-    acc = np.dtype(np.float32) if a.dtype == np.float16 else a.dtype
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return _reduced((a.sum(axis=axes, keepdims=keepdims, dtype=acc) / acc.type(count)).astype(a.dtype))
+    count = math.prod([a.shape[i] for i in axes]) if axes is not None else a.size
+    acc = _F32 if a.dtype == _F16 else a.dtype
+    total = _add_reduce(a, axes, keepdims, acc)
+    if count:
+        mean = total / acc.type(count)
+    else:
+        with np.errstate(invalid="ignore", divide="ignore"):      # 0 / 0: nan, silently (only here)
+            mean = total / acc.type(count)
+    return _reduced(mean.astype(a.dtype, copy=False))
 
 
 class Sum(Op):
