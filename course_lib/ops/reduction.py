@@ -397,7 +397,7 @@ class Std(Op):
         n = int(np.prod([a.shape[i] for i in axes])) if axes else a.size
         if axes == ():
             axes = None
-        result = _xp(a).sqrt(_variance(a, axes, n - correction, keepdim))
+        result = _variance(a, axes, n - correction, keepdim, root=True)
         ctx.save_for_backward(a, result)
         ctx.axes, ctx.keepdim, ctx.dof = axes, keepdim, n - correction
         return result
@@ -412,14 +412,15 @@ class Std(Op):
         return (_xp(a).where(result == 0, 0, grad * centered / (ctx.dof * result)),)
 
 
-def _variance(a, axes, dof, keepdim):
-    """The sum of squared deviations over ``max(dof, 0)``, computed in double precision and rounded (PyTorch
-    accumulates float16/float32 variances in double); no elements or ``dof <= 0`` give nan or inf."""
+def _variance(a, axes, dof, keepdim, root=False):
+    """The sum of squared deviations over ``max(dof, 0)`` (its square root if ``root``), computed in double
+    precision and rounded once to ``a``'s dtype (PyTorch accumulates float16/float32 variances in double);
+    no elements or ``dof <= 0`` give nan or inf."""
     wide = a.astype(np.float64)
     centered = wide - wide.mean(axis=axes, keepdims=True) if a.size else wide
     with np.errstate(invalid="ignore", divide="ignore"):
         out = (centered * centered).sum(axis=axes, keepdims=keepdim) / builtins.max(dof, 0)
-    return _reduced(out.astype(a.dtype))
+    return _reduced((_xp(a).sqrt(out) if root else out).astype(a.dtype))
 
 
 def _expand_dims_all(x, axes):
@@ -434,13 +435,18 @@ class LogSumExp(Op):
 
     def forward(ctx, a, axes, keepdim):
         xp = _xp(a)
+        ctx.axes, ctx.keepdim = axes, keepdim
+        if a.size == 0:                  # the log of an empty sum
+            shape = tuple(1 if i in axes else n for i, n in enumerate(a.shape) if keepdim or i not in axes)
+            result = xp.full(shape, -np.inf, dtype=a.dtype)
+            ctx.save_for_backward(a, result)
+            return result
         m = a.max(axis=axes, keepdims=True)
         m = xp.where(xp.isfinite(m), m, 0)
         with np.errstate(divide="ignore"):
             out = xp.log(xp.exp(a - m).sum(axis=axes, keepdims=True)) + m
         result = D.as_array(out if keepdim else out.squeeze(axis=axes))
         ctx.save_for_backward(a, result)
-        ctx.axes, ctx.keepdim = axes, keepdim
         return result
 
     def backward(ctx, grad):
@@ -672,9 +678,9 @@ def _amax_amin(op, name, input, dim, keepdim):
         if dim == () or dim is None:
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                                "Specify the reduction dim with the 'dim' argument.")
-        for a in axes:
-            if x.shape[a] == 0:
-                raise IndexError(f"{name}(): Expected reduction dim {a} to have non-zero size.")
+        for d in dim if isinstance(dim, (tuple, list)) else (dim,):     # named as given
+            if x.shape[wrap_dim(d, x.ndim)] == 0:
+                raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
     return D.record(op, (input,), (x,), {"axes": axes, "keepdim": keepdim})
 
 
@@ -803,8 +809,9 @@ def _truth(name, reduce, input, dim, keepdim):
         raise _wrong_arguments(name, input, dim, keepdim)
     _check_args(name, _ALL, dim, keepdim)
     x = input._data
-    out = reduce(x != 0 if x.dtype.kind != "b" else x,
-                 axis=None if dim is None else normalize_dims(dim, x.ndim), keepdims=keepdim)
+    # dim=() reduces nothing here (unlike sum's dim=(), which is all dims)
+    axis = None if dim is None else () if dim == () or dim == [] else normalize_dims(dim, x.ndim)
+    out = reduce(x != 0 if x.dtype.kind != "b" else x, axis=axis, keepdims=keepdim)
     return wrap(_reduced(out.astype(np.uint8) if x.dtype == np.uint8 else out))   # uint8 stays uint8
 
 
@@ -837,13 +844,26 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         RuntimeError: on an integer tensor (PyTorch's message).
     """
     x = input._data
-    if dtype is not None:
-        x = x.astype(dtype.numpy_dtype)
     if x.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
-                           f"{_dtype._BY_NUMPY[x.dtype]._short_name}")
+                           f"{input.dtype._short_name}")
+    if dtype is not None:
+        if dtype._kind != "f":
+            raise RuntimeError(f"linalg.vector_norm: dtype should be floating point or complex, but got "
+                               f"{dtype._short_name}")
+        x = x.astype(dtype.numpy_dtype)
     ord = 2 if p == "fro" else float(p)
     axes = normalize_dims(dim, x.ndim)
+    if (ord < 0 or ord == math.inf) and builtins.any(x.shape[a] == 0 for a in axes):
+        shown = "inf" if ord == math.inf else "-inf" if ord == -math.inf else f"{ord:g}"
+        if dim is None:
+            where = "an empty tensor because"
+        else:                          # the first empty dim, as given (PyTorch's message lacks a space after it)
+            dims = dim if isinstance(dim, (tuple, list)) else (dim,)
+            empty = next(d for d in dims if x.shape[wrap_dim(d, x.ndim)] == 0)
+            where = f"the dimension {empty}because this dimension is empty and"
+        raise RuntimeError(f"linalg.vector_norm cannot compute the {shown} norm on {where} the operation does not "
+                           "have an identity")
     return D.record(VectorNorm, (input,), (x,), {"ord": ord, "axes": axes, "keepdim": keepdim})
 
 
