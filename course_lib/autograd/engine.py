@@ -143,10 +143,15 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
             a second backward through freed buffers, a tensor modified in
             place after it was saved, with PyTorch's messages.
     """
-    from ..ops._dispatch import edge_of
     edges, shared = [], set()
     for i, (t, g) in enumerate(zip(tensors, grad_tensors)):
-        edge = edge_of(t)
+        # the edge to t's history: usually its grad_fn; else (a view, a leaf) ops._dispatch.edge_of decides
+        # (imported here because ops/ imports autograd/; an import costs ~1 us, so not on the usual path)
+        if t._grad_fn is not None and t._base is None:
+            edge = (t._grad_fn, t._output_nr)
+        else:
+            from ..ops._dispatch import edge_of
+            edge = edge_of(t)
         if edge[0] is None:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         edges.append(edge)
@@ -155,6 +160,7 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, accumul
 
     captures, leads = {}, None
     if inputs is not None:
+        from ..ops._dispatch import edge_of
         for k, t in enumerate(inputs):
             e = edge_of(t)
             if e[0] is None:

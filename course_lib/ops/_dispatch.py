@@ -347,7 +347,7 @@ def _bind_saved(node, inputs, arrays, outputs):
     """
     saved = node._saved
     checks = []
-    for i in _unpack_order(node.op, len(saved)):
+    for i in _UNPACK_ORDER.get((node.op, len(saved))) or _unpack_order(node.op, len(saved)):
         s = saved[i]
         if s is None or s.__class__ is not _ndarray and isinstance(s, _generic):
             continue
@@ -371,11 +371,9 @@ _UNPACK_ORDER = {}       # (op, number of saved values) -> their indices in PyTo
 
 def _unpack_order(op, n):
     """PyTorch's nodes unpack their saved values in the alphabetical order of their names (``mat2`` before
-    ``self``); unnamed ones first.  Computed once per op."""
-    order = _UNPACK_ORDER.get((op, n))
-    if order is None:
-        names = op.saved_names
-        order = _UNPACK_ORDER[op, n] = tuple(sorted(range(n), key=lambda i: names[i] if i < len(names) else ""))
+    ``self``); unnamed ones first.  Computed once per op (and number of saved values)."""
+    names = op.saved_names
+    order = _UNPACK_ORDER[op, n] = tuple(sorted(range(n), key=lambda i: names[i] if i < len(names) else ""))
     return order
 
 
@@ -430,6 +428,9 @@ def binary(op, name, a, b, params=None):
         t = _new(Tensor)
         t._data = out if out.__class__ is _ndarray else as_array(out)
         return t
+    if (grad_mode.enabled and op.node_name is not None and (a._requires_grad or other._requires_grad)
+            and a._base is None and other._base is None):
+        return _record_node(op, (a, other), (x, y), params)       # (what record() would decide)
     return record(op, (a, other), (x, y), params)
 
 
