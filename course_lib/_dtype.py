@@ -56,6 +56,9 @@ class dtype:
     def __repr__(self):
         return "torch." + self.name
 
+    def __getattr__(self, name):             # only for attributes it does not have: PyTorch's message
+        raise AttributeError(f"'torch.dtype' object has no attribute '{name}'")
+
     def __reduce__(self):  # pickling keeps the singletons
         return (_from_name, (self.name,))
 

@@ -35,6 +35,12 @@ class Size(tuple):
     def __repr__(self):
         return f"torch.Size([{', '.join(map(str, self))}])"
 
+    def __getattr__(self, name):             # only for attributes it does not have: PyTorch's message
+        raise AttributeError(f"'torch.Size' object has no attribute '{name}'")
+
+    def __reduce__(self):                    # pickle cannot find a class it knows as torch.Size
+        return (_unpickle, (tuple(self),))
+
     __str__ = __repr__
 
     def numel(self):
@@ -60,5 +66,6 @@ class Size(tuple):
 
     __rmul__ = __mul__
 
-    def __reduce__(self):
-        return (Size, (tuple(self),))
+
+def _unpickle(items):
+    return Size(items)

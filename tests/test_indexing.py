@@ -117,15 +117,22 @@ torch.zeros(2, 3)[:, ::2].clone().stride()
 torch.zeros(2, 3, 4).permute(2, 0, 1)[::2].clone().stride()
 torch.zeros(2, 3).t()[[0, 1]].stride()
 torch.zeros(2, 3).t()[torch.tensor([True, False, True])].stride()
-torch.zeros(2, 3).permute([1, 0]).shapex = torch.arange(24).reshape(2, 3, 4); m = torch.ones(2, 3, dtype=torch.bool); print(x[m, 1].shape, x[m, :].shape, x[1, m[0]].shape)
-x = torch.arange(24).reshape(2, 3, 4); print(x[[0,1], :, [0,1]].shape, x[:, [0,1], [0, 1]].shape, x[:, [0, 1], 1].shape, x[[0], 1, [2]], x[[0,1], 1:, [0,1]].shape, x[None, [0,1], :, [0,1]].shape)
+torch.zeros(2, 3).permute([1, 0]).shape
+x = torch.arange(24).reshape(2, 3, 4); m = torch.ones(2, 3, dtype=torch.bool); x[m, 1].shape, x[m, :].shape
+x = torch.arange(24).reshape(2, 3, 4); m = torch.ones(2, 3, dtype=torch.bool); x[1, m[0]].shape
+x = torch.arange(24).reshape(2, 3, 4); x[[0,1], :, [0,1]].shape, x[:, [0,1], [0, 1]].shape, x[:, [0, 1], 1].shape
+x = torch.arange(24).reshape(2, 3, 4); x[[0], 1, [2]], x[[0,1], 1:, [0,1]].shape, x[None, [0,1], :, [0,1]].shape
 x = torch.arange(24).reshape(2, 3, 4); m = torch.ones(2, 3, dtype=torch.bool); x[m[0], [0, 1, 2]]
 x = torch.arange(24).reshape(2, 3, 4); x[torch.ones(3,4,dtype=torch.bool)[0], 1]
-x = torch.arange(24).reshape(2, 3, 4); print(x[:, [0, 2]].stride(), x[[0, 1]].stride(), x[:, :, [1, 3]].stride(), x[[0, 1], :, [1, 2]].stride())
-x = torch.arange(24).reshape(2, 3, 4).permute(2, 0, 1); print(x[[0, 1]].stride(), x[:, [1, 0]].stride(), x[..., [2, 0]].stride(), x[[0, 1], :, [1, 0]].stride())
-x = torch.arange(24).reshape(2, 3, 4).transpose(1, 2); print(x[:, [0, 2]].stride(), x[x > 5].stride(), x[[[0], [1]], [[1, 2]]].stride())
+x = torch.arange(24).reshape(2, 3, 4); x[:, [0, 2]].stride(), x[[0, 1]].stride(), x[:, :, [1, 3]].stride()
+x = torch.arange(24).reshape(2, 3, 4); x[[0, 1], :, [1, 2]].stride()
+x = torch.arange(24).reshape(2, 3, 4).permute(2, 0, 1); x[[0, 1]].stride(), x[:, [1, 0]].stride()
+x = torch.arange(24).reshape(2, 3, 4).permute(2, 0, 1); x[..., [2, 0]].stride(), x[[0, 1], :, [1, 0]].stride()
+x = torch.arange(24).reshape(2, 3, 4).transpose(1, 2); x[:, [0, 2]].stride(), x[x > 5].stride()
+x = torch.arange(24).reshape(2, 3, 4).transpose(1, 2); x[[[0], [1]], [[1, 2]]].stride()
 x = torch.arange(12).reshape(3, 4); print(x[:, [0, 2]].stride(), x.t()[[0, 1]].stride(), x[[[0, 1], [1, 2]]].stride())
-x = torch.arange(12).reshape(3, 4); print(x[torch.tensor([[0, 1], [2, 0]])].stride(), x[:, torch.tensor([[0, 1], [2, 0]])].stride())
+x = torch.arange(12).reshape(3, 4); x[torch.tensor([[0, 1], [2, 0]])].stride()
+x = torch.arange(12).reshape(3, 4); x[:, torch.tensor([[0, 1], [2, 0]])].stride()
 torch.zeros(2, 3, 4)[:, :, [9]]
 torch.zeros(2, 3, 4)[[5], :, :]
 torch.zeros(2, 3, 4)[:, [1], [9]]
@@ -339,6 +346,22 @@ x = torch.zeros(1).expand(3); x += 1
 x = torch.arange(4.0); x.add_(x[0])
 x = torch.arange(4.0); x[1:] += x[:-1]
 x = torch.arange(4.0); x += x; print(x)
+# a bool scalar next to a mask; index_put_ checks (index shapes, value shape, dtype, then positions; none
+# for an empty result)
+x = torch.arange(6.0).reshape(2, 3); print(x[x > 2, torch.tensor(True)], x[torch.tensor(True), x > 2], x[x > 2, True])
+x = torch.arange(6.0).reshape(2, 3); print(x[x > 2, None], torch.zeros(0, 3)[torch.zeros(0, 3) > 2, True])
+torch.arange(24).reshape(2, 3, 4)[torch.ones(2, 3) > 0, [0, 1, 2, 3, 0, 1]]
+torch.arange(24).reshape(2, 3, 4)[torch.ones(2, 3) > 0, :, None].shape
+torch.arange(24).reshape(2, 3, 4)[[0, 1], torch.ones(3, 4) > 0].shape
+torch.zeros(0, 3)[torch.tensor([2]), []], torch.zeros(0, 3)[torch.tensor([5])]
+x = torch.zeros(3, 2, dtype=torch.bool); x[torch.tensor([0, 5])] = torch.tensor([1, 2, 3])
+x = torch.zeros(3, 2, dtype=torch.bool); x[torch.tensor([0, 5])] = torch.tensor([[1, 2]])
+x = torch.zeros(3, 2, dtype=torch.bool); x[torch.tensor([0, 1]), torch.tensor([0, 1, 2])] = torch.tensor([1.5])
+x = torch.zeros(0, 3); x[torch.tensor([5])] = torch.tensor([1.0])
+x = torch.zeros(2, 3); x[torch.tensor([5])] = torch.tensor([1, 2])
+x = torch.zeros(2, 3); x[torch.tensor([5])] = torch.tensor([1.0, 2.0, 3.0])
+x = torch.zeros(3, 1); x[::3, True, [0, 0, 1]] = torch.tensor([1.0, 2.0])
+x = torch.zeros(2, 3, 4, dtype=torch.int8); x[torch.tensor([2]), -1] = torch.arange(3)
 """
 
 

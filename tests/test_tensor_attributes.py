@@ -132,6 +132,10 @@ x = torch.ones(2, 3); print(x.clone().data_ptr() != x.data_ptr(), x.detach().dat
 w = torch.tensor([1.0, 2.0], requires_grad=True); d = w.data; d.mul_(3); print(w, d.requires_grad, d.is_leaf)
 x = torch.arange(6.0); y = x.detach(); y += 1; print(x)
 x = torch.arange(6.0); y = x.clone(); y += 1; print(x)
+# torch.Size and torch.dtype: PyTorch's AttributeError; a Size pickles
+torch.Size([2]).shape
+torch.float32.foo
+s = torch.Size([2, 3]); import pickle; t = pickle.loads(pickle.dumps(s)); print(t, type(t), t == s)
 """
 
 

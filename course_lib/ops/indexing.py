@@ -136,12 +136,20 @@ def _apply_slicing(self, items):
         raise IndexError(f"too many indices for tensor of dimension {ndim}")
     result, dim, indices = self, 0, []
 
-    def record(tensor):                  # a mask uses as many dimensions as it has
+    def width(tensor):                   # a mask uses as many dimensions as it has
+        return 1 if tensor is None or tensor._data.dtype not in _MASK_DTYPES else tensor._data.ndim
+
+    def record(tensor):                  # the index tensor for the dimensions from ``dim`` on
         nonlocal dim
-        del indices[dim:]
-        indices.extend([None] * (dim - len(indices)))
+        covered = 0
+        for i, t in enumerate(indices):
+            if covered + width(t) > dim:
+                del indices[i:]
+                break
+            covered += width(t)
+        indices.extend([None] * (dim - covered))
         indices.append(tensor)
-        dim += tensor._data.ndim if tensor._data.dtype in _MASK_DTYPES else 1
+        dim += width(tensor)
 
     for real_dim, item in enumerate(items):
         if _is_long(item):
@@ -178,12 +186,14 @@ def _apply_slicing(self, items):
     return result, indices
 
 
-def _index_key(x, indices):
+def _index_key(x, indices, check_value=None):
     """The NumPy key for PyTorch's ``index(x, indices)``, checked in PyTorch's order.
 
     Masks become the positions of their True elements (uint8 masks warn);
-    the index tensors broadcast together; every position must lie inside its
-    dimension (the error names the index tensor's number, as PyTorch does).
+    the index tensors broadcast together; ``index_put_`` checks its value
+    (``check_value(shape of the indexing result)``); every position must lie
+    inside its dimension (the error names the index tensor's number, as
+    PyTorch does).  Positions are not checked when the result is empty.
 
     Raises:
         IndexError: index tensors of other dtypes, a mask of the wrong shape,
@@ -230,8 +240,10 @@ def _index_key(x, indices):
     sizes = [x.shape[d] for d, a in enumerate(arrays) if a is not None]
     if 0 in sizes and 0 not in shape:
         raise IndexError("index is out of bounds for dimension with size 0")
+    if check_value is not None:
+        check_value(_indexing_result_shape(x.shape, arrays, shape))
     outside = [(a < -n) | (a >= n) for a, n in zip(given, sizes)]
-    if any(o.any() for o in outside):
+    if 0 not in shape and any(o.any() for o in outside):
         # the first position (in the result's order) with a bad index, and the first index tensor bad there
         flat = [xp.broadcast_to(o, shape).reshape(-1) for o in outside]
         first = min(int(f.argmax()) for f in flat if f.any())
@@ -242,6 +254,18 @@ def _index_key(x, indices):
 
 
 _INDEX_DTYPES = (np.dtype(np.int64), np.dtype(np.int32), np.dtype(np.uint8), np.dtype(np.bool_))
+
+
+def _indexing_result_shape(shape, arrays, index_shape):
+    """The shape of ``x[key]`` for ``x`` of ``shape``: the index tensors' broadcast ``index_shape`` where
+    they stand if they are next to each other, else first (NumPy's and PyTorch's rule)."""
+    positions = [d for d, a in enumerate(arrays) if a is not None]
+    first, last = positions[0], positions[-1]
+    if positions == list(range(first, last + 1)):
+        return tuple(shape[:first]) + tuple(index_shape) + tuple(shape[last + 1:])
+    return tuple(index_shape) + tuple(n for d, n in enumerate(shape) if d not in positions)
+
+
 
 
 def _gather_strides(a, key, shape):
@@ -533,14 +557,9 @@ def _copy_to(dst, src):
 def _index_put(dst, indices, src):
     """PyTorch's ``dst.index_put_(indices, src)`` for ``dst[advanced index] = src``."""
     x = dst._data
-    key = _index_key(x, indices)
     v = src._data
-    if v.__class__ is not x.__class__:
-        v = backend_of(x).asarray(to_numpy(v))
-    one_mask = v.size == 1 and sum(t is not None for t in indices) == 1 and \
-        next(t for t in indices if t is not None)._data.dtype in _MASK_DTYPES
-    if not one_mask:                             # (one value for one mask is a masked_fill_: any dtype will do)
-        target = x[key].shape
+
+    def check_value(target):
         if len(v.shape) > len(target) or any(a != 1 and a != b for a, b in zip(v.shape[::-1], target[::-1])):
             raise RuntimeError(f"shape mismatch: value tensor of shape [{', '.join(map(str, v.shape))}] cannot be "
                                f"broadcast to indexing result of shape [{', '.join(map(str, target))}]")
@@ -548,6 +567,13 @@ def _index_put(dst, indices, src):
             raise RuntimeError(f"Index put requires the source and destination dtypes match, got "
                                f"{dst.dtype._short_name} for the destination and {src.dtype._short_name} for the "
                                "source.")
+
+    one_mask = v.size == 1 and sum(t is not None for t in indices) == 1 and \
+        next(t for t in indices if t is not None)._data.dtype in _MASK_DTYPES
+    # (one value for one mask is a masked_fill_: any dtype will do)
+    key = _index_key(x, indices, None if one_mask else check_value)
+    if v.__class__ is not x.__class__:
+        v = backend_of(x).asarray(to_numpy(v))
     if x.size > 1 and any(st == 0 and n > 1 for n, st in zip(x.shape, x.strides)):
         warnings.warn(EXPANDED_INDEX_PUT_WARNING, UserWarning, stacklevel=4)
     rec = D.recording(dst, src)
