@@ -58,6 +58,7 @@ def outcome(code, engine):
     ``exception`` is ``None`` or ``(type name, message)``; ``warnings`` is a
     list of ``(category name, first line of the message)``.
     """
+    compiled = _as_statements(code)      # a snippet that is not Python fails the test (it would pass otherwise)
     _reset(engine)
     out = io.StringIO()
     exc = None
@@ -66,7 +67,7 @@ def outcome(code, engine):
         # course_lib's own filter (see course_lib/_tensor.py), which "always" would override
         warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"course_lib(\.|$)")
         try:
-            exec(_as_statements(code), {"torch": engine, "np": np, "__name__": "snippet"})
+            exec(compiled, {"torch": engine, "np": np, "__name__": "snippet"})
         except Exception as e:  # noqa: BLE001 - the exception is the result
             exc = (type(e).__name__, _normalize(str(e)))
     _reset(engine)
