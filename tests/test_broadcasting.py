@@ -86,7 +86,7 @@ torch.broadcast_to([1, 2], (2, 2))
 torch.arange(3).broadcast_to(2, 3)
 torch.arange(3).broadcast_to((2, 3)).data_ptr() == torch.arange(3).data_ptr()
 x = torch.arange(3); y = torch.broadcast_to(x, (2, 3)); x[0] = 9; print(y)
-x = torch.arange(3); y = torch.broadcast_to(x, (2, 3)); y[0, 0] = 9
+x = torch.arange(3); y = torch.broadcast_to(x, (2, 3)); y[0, 0] = 9; print(x, y)
 x = torch.arange(3); y = x.expand(2, 3); y.add_(1)
 x = torch.arange(3); y = x.expand(2, 3); y += 1
 x = torch.arange(3); y = x.expand(2, 3).clone(); y[0, 0] = 9; print(x, y)
