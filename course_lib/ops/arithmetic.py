@@ -32,6 +32,26 @@ def _wrapped_number(name):
     return staticmethod(lambda arrays, params: (*arrays, params[name]))
 
 
+def _rounded_quotient(a, b, rounding_mode):
+    """``a / b`` of floats rounded down (Python's floor division: ``1.0 // 0.1`` is 9.0) or toward zero, as
+    PyTorch computes it."""
+    xp = _xp(a)
+    if rounding_mode == "trunc":
+        return xp.trunc(a / b)
+    if a.dtype != np.float16:
+        return xp.floor_divide(a, b)           # NumPy's algorithm is PyTorch's (and CPython's)
+    # PyTorch's div_floor_floating, each step rounded to float16 (NumPy's float16 floor_divide differs)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        mod = xp.fmod(a, b)
+        div = (a - mod) / b
+        div = xp.where((mod != 0) & ((b < 0) != (mod < 0)), div - a.dtype.type(1), div)
+        floordiv = xp.floor(div)
+        floordiv = xp.where(div - floordiv > 0.5, floordiv + a.dtype.type(1), floordiv)
+        quotient = a / b
+        floordiv = xp.where(div == 0, xp.copysign(a.dtype.type(0), quotient), floordiv)
+        return xp.where(b == 0, quotient, floordiv).astype(a.dtype)
+
+
 def _check_integer_division(a, b, kernel):
     """PyTorch's errors for an integer or bool division (``//``, ``%``, ``fmod``, rounded ``div``) by ``b``.
 
@@ -132,9 +152,7 @@ class DivRounded(Elementwise):
             if rounding_mode == "trunc":
                 q = q + ((q < 0) & (q * b != a))
             return q
-        if rounding_mode == "floor":
-            return _xp(a).floor_divide(a, b)
-        return _xp(a).trunc(a / b)
+        return _rounded_quotient(a, b, rounding_mode)
 
     def backward(ctx, grad):
         zeros = _xp(grad).zeros_like(grad)
@@ -149,7 +167,8 @@ class FloorDivide(Elementwise):
     def forward(ctx, a, b):
         if a.dtype.kind in "iub":
             _check_integer_division(a, b, "div_floor")
-        return _xp(a).floor_divide(a, b)      # Python's floor division (1.0 // 0.1 is 9.0), as PyTorch's
+            return a // b
+        return _rounded_quotient(a, b, "floor")
 
     def backward(ctx, grad):
         raise RuntimeError("derivative for aten::floor_divide is not implemented")
@@ -634,15 +653,16 @@ def pow(input, exponent, *, out=None):
         _dtype.checked_value(exponent, _dtype._BY_NUMPY[dt], scalar=True)
     if x.dtype != dt:
         x = x.astype(dt)
-    if dt.kind == "b":
-        x = x.astype(np.int64)
-        return D.record(Pow, (input,), (x,), {"exponent": int(exponent)})
+    if dt.kind == "b":                                  # bool ** bool: x ** True is x, x ** False is all True
+        return D.wrap(x | (not exponent))
     return D.record(Pow, (input,), (x,), {"exponent": D.make_scalar(exponent, dt) if dt.kind == "f" else int(exponent)})
 
 
 def _rpow(exponent, base):
     x = exponent._data
     dt = D.scalar_dtype(x.dtype, base)
+    if dt.kind == "b":
+        raise NotImplementedError('"pow" not implemented for \'Bool\'')
     if x.dtype != dt:
         x = x.astype(dt)
     return D.record(RPow, (exponent,), (x,), {"base": D.make_scalar(base, dt)})
