@@ -53,6 +53,16 @@ def test_a_temporary_gives_the_same_values_and_dtype():
             np.testing.assert_array_equal(result.numpy(), expected)
 
 
+def test_a_float16_temporary_keeps_pytorchs_float32_arithmetic_with_numbers():
+    h = (_big(0) * 3).half()
+    with torch.no_grad():
+        named = h * h
+        for temporary, general in (((h * h) * 0.1, named * 0.1), ((h * h) / 3.3, named / 3.3),
+                                   (0.1 * (h * h), 0.1 * named), ((h * h) + 0.1, named + 0.1)):
+            assert temporary.dtype == torch.float16
+            np.testing.assert_array_equal(temporary.numpy(), general.numpy())
+
+
 def test_what_others_can_see_is_not_reused():
     a = _big(0)
     with torch.no_grad():

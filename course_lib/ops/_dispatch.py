@@ -38,6 +38,7 @@ _generic = np.generic
 _new = object.__new__
 _INT64 = np.dtype(np.int64)
 _BOOL = np.dtype(np.bool_)
+_F16 = np.dtype(np.float16)
 
 
 def as_array(value):
@@ -448,8 +449,9 @@ def into_temporary(op, a, b):
     if sys.getrefcount(a._data) != 2 or a._base is not None:    # 2: a's own reference and getrefcount's
         return None
     x = a._data
-    if not (x.__class__ is _ndarray and x.nbytes >= ELISION_BYTES and x.dtype.kind == "f" and x.base is None
-            and x.flags.writeable and x.flags.c_contiguous) or op.inplace_ufunc is None:
+    # (float16 is left out: its arithmetic with numbers runs in float32, see arithmetic.mul)
+    if not (x.__class__ is _ndarray and x.nbytes >= ELISION_BYTES and x.dtype.kind == "f" and x.dtype != _F16
+            and x.base is None and x.flags.writeable and x.flags.c_contiguous) or op.inplace_ufunc is None:
         return None
     if isinstance(b, Tensor):
         y = b._data

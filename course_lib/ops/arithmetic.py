@@ -86,6 +86,8 @@ class Sub(Elementwise):
         return a - b if alpha == 1 else a - b * alpha
 
     def backward(ctx, grad):
+        if not ctx.needs_input_grad[1]:          # `out - target`: no need to negate a gradient nobody takes
+            return grad, None
         return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
 
 
