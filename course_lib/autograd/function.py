@@ -322,7 +322,8 @@ class Op:
     node_name = None        # grad_fn name; None for ops that are never differentiated
     int_to_float = False    # integer inputs are computed as the default float dtype (exp, /, ...)
     result_dtype = None     # fixed result dtype (comparisons give bool)
-    inplace_ufunc = None    # backend function that can write into its first input (np.add, ...)
+    inplace_ufunc = None    # the NumPy ufunc that is forward without options (np.add, ...): dispatch calls it
+                            # directly when nothing is recorded, and with out= for in-place forms
     scalar_op = None        # the Op used when the second operand is a Python number (one edge), if different
     node_full_name = None   # what name() gives, when PyTorch's differs from the class name
     saved_names = ()        # PyTorch's names of the values forward saves (node._saved_self, ...), in order
