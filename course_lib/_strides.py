@@ -256,6 +256,8 @@ def partial_overlap(a, b):
     """
     if a is b or a.size == 0 or b.size == 0:
         return False
+    if a.__class__ is np.ndarray and b.__class__ is np.ndarray and not np.may_share_memory(a, b):
+        return False              # disjoint memory (NumPy compares the bounds: 0.2 us, the test below ~3 us)
     sa, sb = element_strides(a), element_strides(b)
     if not (is_non_overlapping_and_dense(a.shape, sa) and is_non_overlapping_and_dense(b.shape, sb)):
         return False
