@@ -27,8 +27,11 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 
 setup: $(TEST_STAMP)
 
+# Jupyter refuses to run as root unless told to (containers, WSL and Codespaces often run as root)
+ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root,)
+
 lab: $(LAB_STAMP)
-	$(BIN)/jupyter lab --ServerApp.root_dir=. --port=$(PORT) notebooks/00_start.ipynb
+	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir=. --port=$(PORT) notebooks/00_start.ipynb
 
 test: $(STAMP) lint check-exercises
 	$(BIN)/python -m pytest -q tests notebooks solutions --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
