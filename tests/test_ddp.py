@@ -85,8 +85,17 @@ def test_shard_is_distributed_samplers_split():
 
 
 def test_uneven_batches_are_refused_before_starting(problem):
-    with pytest.raises(ValueError, match="must split evenly over 3 processes"):
+    with pytest.raises(ValueError, match="这批数据有 8 个样本，不能平均分给 3 个进程"):
         parallel.run_ddp(problem, world_size=3)
+
+
+def test_without_torch_the_message_is_chinese_and_names_the_cpu_wheel(problem, monkeypatch):
+    monkeypatch.setattr(parallel, "torch_available", lambda: False)
+    with pytest.raises(ModuleNotFoundError) as info:
+        parallel.run_ddp(problem, world_size=2)
+    message = str(info.value)
+    assert message.startswith("这一节需要 PyTorch")
+    assert "pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu" in message
 
 
 def test_course_lib_itself_never_imports_torch():

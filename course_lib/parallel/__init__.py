@@ -13,7 +13,8 @@
 
 course_lib never imports PyTorch: only the subprocess does.  Without
 PyTorch, ``torch_available()`` is False and ``run_ddp`` raises
-``ModuleNotFoundError`` with an explanation.
+``ModuleNotFoundError`` whose message (in Chinese, since learners read it)
+says how to install the CPU build.
 """
 
 import importlib.util
@@ -29,6 +30,15 @@ import numpy as np
 __all__ = ["make_problem", "save_problem", "shard", "run_ddp", "torch_available", "LAYER_NAMES"]
 
 LAYER_NAMES = ("0.weight", "0.bias", "2.weight", "2.bias")
+
+# Learner-facing (printed by chapter 08 when PyTorch is missing), so in Chinese.
+NO_TORCH_MESSAGE = (
+    "这一节需要 PyTorch：course_lib 没有多进程通信的功能，真正的多进程数据并行要用 PyTorch 的 "
+    "DistributedDataParallel。只装 CPU 版（本节只用 CPU 进程）：\n"
+    "    pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu\n"
+    "在 Linux 上直接 pip install torch 会装上带 CUDA 的版本，要下载几个 GB；"
+    "在 Windows 和 macOS 上直接 pip install torch 装的就是不带 CUDA 的版本。"
+)
 
 
 def torch_available():
@@ -89,11 +99,10 @@ def run_ddp(problem, world_size=2, steps=3, lr=0.1, timeout=180):
         subprocess.TimeoutExpired: it took longer than ``timeout`` seconds.
     """
     if not torch_available():
-        raise ModuleNotFoundError("this part needs PyTorch (pip install torch): course_lib has no multi-process "
-                                  "backend, so the real data-parallel run uses PyTorch's DistributedDataParallel")
+        raise ModuleNotFoundError(NO_TORCH_MESSAGE)
     n = np.asarray(problem["x"]).shape[0]
     if n % world_size:
-        raise ValueError(f"the batch ({n}) must split evenly over {world_size} processes")
+        raise ValueError(f"这批数据有 {n} 个样本，不能平均分给 {world_size} 个进程")
     root = str(pathlib.Path(__file__).resolve().parents[2])
     env = dict(os.environ)
     env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
@@ -107,6 +116,7 @@ def run_ddp(problem, world_size=2, steps=3, lr=0.1, timeout=180):
                "--timeout", str(timeout)]
         proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env, cwd=tmp)
         if proc.returncode != 0 or not os.path.exists(out_path):
-            raise RuntimeError(f"the DDP run failed (exit code {proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+            raise RuntimeError(f"多进程训练失败（退出码 {proc.returncode}），子进程的输出如下：\n"
+                               f"{proc.stdout}\n{proc.stderr}")
         with open(out_path) as f:
             return json.load(f)

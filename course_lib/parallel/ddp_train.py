@@ -22,7 +22,8 @@ gradients and averaged gradients of the first step, the loss of every step
 (the mean over ranks), the final weights, and whether all ranks ended with
 identical weights.
 
-This script needs PyTorch (``pip install torch``); course_lib itself never
+This script needs PyTorch (a CPU build is enough: ``pip install torch==2.13.0
+--index-url https://download.pytorch.org/whl/cpu``); course_lib itself never
 imports it (``course_lib.parallel`` only starts this file as a subprocess).
 """
 
@@ -127,7 +128,8 @@ def main(argv=None):
     try:
         import torch
     except ImportError:
-        print("PyTorch is not installed: pip install torch", file=sys.stderr)
+        print("没有安装 PyTorch：pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu",
+              file=sys.stderr)
         return 2
     fork = sys.platform.startswith("linux")
     if fork:
@@ -138,7 +140,7 @@ def main(argv=None):
     del torch
     n = np.load(args.problem)["x"].shape[0]
     if n % args.world_size:
-        print(f"the batch ({n}) must split evenly over {args.world_size} processes", file=sys.stderr)
+        print(f"这批数据有 {n} 个样本，不能平均分给 {args.world_size} 个进程", file=sys.stderr)
         return 2
     if sys.platform.startswith("linux") and "GLOO_SOCKET_IFNAME" not in os.environ \
             and os.path.exists("/sys/class/net/lo"):
@@ -160,7 +162,7 @@ def main(argv=None):
             if w.is_alive():
                 w.kill()
         if failed:
-            print(f"worker(s) failed (rank, exit code): {failed}", file=sys.stderr)
+            print(f"有进程失败了（rank, 退出码）：{failed}", file=sys.stderr)
             return 1
     return 0
 
