@@ -306,7 +306,8 @@ class Tensor:
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        return (self[i] for i in range(self._data.shape[0]))
+        from .ops.views import unbind   # PyTorch: iter(self.unbind(0)), so rows show UnbindBackward0
+        return iter(unbind(self, 0))
 
     def __hash__(self):
         return id(self)
