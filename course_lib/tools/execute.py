@@ -25,7 +25,23 @@ def execute_notebook(path, timeout=600):
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(path.parent)}})
     client.execute()
+    for cell in nb.cells:
+        cell_outputs = cell.get("outputs")
+        if cell_outputs:
+            cell.outputs = _coalesce_streams(cell_outputs)
     nbformat.write(nb, path)
+
+
+def _coalesce_streams(outputs):
+    """Join consecutive stream outputs of one stream, so how the kernel happened to flush leaves no trace."""
+    merged = []
+    for out in outputs:
+        if (out.get("output_type") == "stream" and merged and merged[-1].get("output_type") == "stream"
+                and merged[-1].get("name") == out.get("name")):
+            merged[-1]["text"] += out["text"]
+        else:
+            merged.append(out)
+    return merged
 
 
 def _notebooks(targets):
