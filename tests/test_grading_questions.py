@@ -80,8 +80,7 @@ def test_untouched_exercises_fail_every_question(untouched, stem):
         v = run_question(q(), ns)
         assert not v.passed and v.points == 0
         # a broken snippet to fix fails with what it did; anything else is simply not answered yet
-        expected = "failed" if q.title.startswith("修复") or q.__name__ == "Q3" and stem == "06_autograd" \
-            else "not_answered"
+        expected = "failed" if q.title.startswith("修复") else "not_answered"
         assert v.status == expected, (stem, q.name, v.render())
 
 
@@ -228,7 +227,8 @@ def test_fingerprint_sees_a_monkeypatch_and_nothing_else(solved):
         patched = fingerprint()
     finally:
         course_lib.Tensor.view = original
-    assert [k for k in before if patched.get(k) != before[k]] == ["course_lib._tensor:Tensor.view"]
+    # the key names the class by its __module__ ("course_lib" since Tensor shows as course_lib.Tensor)
+    assert [k for k in before if patched.get(k) != before[k]] == [f"{course_lib.Tensor.__module__}:Tensor.view"]
 
 
 def test_kernel_launcher_limits_memory():
@@ -466,3 +466,93 @@ def test_an_observation_that_is_not_plain_data_fails_the_case_not_the_checker():
     v = run_question(Raw(), {"f": lambda n: object()})
     assert v.status == "failed" and "无法转换成数据的对象" in v.reason
     assert run_question(Raw(), {"f": lambda n: n}).passed
+
+
+def _solution_lines(stem):
+    """The code lines between the solution markers of ``solutions/<stem>.ipynb`` (stripped, non-trivial)."""
+    nb = nbformat.read(ROOT / "solutions" / f"{stem}.ipynb", as_version=4)
+    lines, inside = [], False
+    for cell in nb.cells:
+        for line in cell.source.splitlines() if cell.cell_type == "code" else ():
+            s = line.strip()
+            if s.startswith("# BEGIN SOLUTION"):
+                inside = True
+            elif s.startswith("# END SOLUTION"):
+                inside = False
+            elif inside and len(s) > 8 and not s.startswith(("#", '"')):
+                lines.append(s)
+            elif s.endswith("# SOLUTION") and len(s) > 20:
+                lines.append(s[: -len("# SOLUTION")].strip())
+    return lines
+
+
+@pytest.mark.parametrize("stem, question", all_questions())
+def test_hints_guide_without_holding_solution_code(stem, question):
+    hint = re.sub(r"\s+", "", question.hint + getattr(question, "case_hint", ""))
+    for line in _solution_lines(stem):
+        assert re.sub(r"\s+", "", line) not in hint, (stem, question.name, line)
+
+
+def test_autograd_hints_no_longer_state_the_formulas():
+    ch06, ch07 = chapters.load("06").QUESTIONS, chapters.load("07").QUESTIONS
+    assert "y + 1" not in ch06[2].hint and "∂out/∂x" not in ch06[2].hint          # MulAdd's backward
+    assert "y.sum()" not in ch06[1].hint and "x.grad" not in ch06[1].hint        # derivative_at
+    assert "f(x + eps) - f(x - eps)" not in ch06[4].hint                           # numeric_grad
+    assert "w -= lr * w.grad" not in ch07[2].hint and "no_grad" not in ch07[2].hint  # fit_line
+    assert "x -= lr * x.grad" not in ch07[4].hint and "no_grad" not in ch07[4].hint  # minimize
+
+
+def _derivative_by_differences(requires_grad):
+    import course_lib as torch
+
+    def derivative_at(f, xs):
+        x = torch.tensor(xs, dtype=torch.float64, requires_grad=requires_grad)
+        eps = 1e-6
+        return ((f(x + eps) - f(x - eps)) / (2 * eps)).detach().float()
+    return derivative_at
+
+
+def test_finite_differences_do_not_pass_the_autograd_question():
+    q2 = chapters.load("06").QUESTIONS[1]()
+    # plain finite differences: f never sees a tensor that requires grad
+    v = run_question(q2, {"derivative_at": _derivative_by_differences(False)})
+    assert v.status == "failed" and v.case == 0
+    assert "这道题要用 autograd" in v.reason and "requires_grad=False" in v.reason
+    # finite differences on a tensor that requires grad: the kink of relu at 0 gives them away
+    v = run_question(q2, {"derivative_at": _derivative_by_differences(True)})
+    labels = [c.label for c in q2.cases()]
+    assert v.status == "failed" and labels[v.case] == "derivative_at(lambda x: torch.relu(x) + x, [-1.5, 0.0, 2.0])"
+    assert "位置 1 应为 1，得到 1.5" in v.reason
+
+
+def test_an_untouched_autograd_function_is_not_answered_and_a_wrong_one_fails():
+    import course_lib as torch
+
+    def make(backward):
+        return type("MulAdd", (torch.autograd.Function,), {
+            "forward": staticmethod(lambda ctx, x, y: (ctx.save_for_backward(x, y), x * y + x)[1]),
+            "backward": staticmethod(backward)})
+    q3 = chapters.load("06").QUESTIONS[2]()
+    v = run_question(q3, {"MulAdd": make(lambda ctx, g: None)})     # what a body of ... returns
+    assert (v.status, v.points) == ("not_answered", 0)
+    assert v.reason == "还没有作答：函数只返回了 None。把 ... 换成你的代码，别忘了 return。"
+    v = run_question(q3, {"MulAdd": make(lambda ctx, g: (g * ctx.saved_tensors[1], g * ctx.saved_tensors[0]))})
+    assert v.status == "failed" and "x.grad：数值不对" in v.reason
+    # the engine's own error still reads with the learner's class name
+    v = run_question(q3, {"MulAdd": make(lambda ctx, g: g)})
+    assert v.status == "failed" and "function MulAddBackward returned an incorrect number of gradients" in v.reason
+    v = run_question(q3, {"MulAdd": make(lambda ctx, g: (g * (ctx.saved_tensors[1] + 1), g * ctx.saved_tensors[0]))})
+    assert v.passed and v.points == 3
+
+
+def test_fit_line_must_return_a_tuple_of_python_floats(solved):
+    import course_lib as torch
+    fit_line = solved["07_gradient_descent"][0]["fit_line"]
+    q3 = chapters.load("07").QUESTIONS[2]()
+    assert run_question(q3, {"fit_line": fit_line}).passed
+    as_tensors = run_question(q3, {"fit_line": lambda *a: tuple(torch.tensor(v) for v in fit_line(*a))})
+    assert as_tensors.status == "failed"
+    assert "问题：w、b 应该是 Python 浮点数，不是张量：用 .item() 取出张量里的数" in as_tensors.reason
+    assert "实际：返回的元组里有张量" in as_tensors.reason
+    as_list = run_question(q3, {"fit_line": lambda *a: list(fit_line(*a))})
+    assert "问题：应该返回两个数组成的元组 (w, b)，得到的是 list" in as_list.reason

@@ -140,8 +140,8 @@ class Q6(Question):
     points = 2
     needs = ("uniform",)
     reveal = False
-    hint = ("先调用 torch.manual_seed(seed)，再用 torch.rand(shape) 得到 [0, 1) 里的数，"
-            "最后把它线性地变换到 [low, high)。")
+    hint = ("先用 seed 固定随机数生成器，再生成 [0, 1) 里均匀分布的随机数，"
+            "最后把它线性地变换到 [low, high)：乘以区间的长度，再加上起点。")
 
     ARGS = [(0, (3, 4), 0.0, 1.0), (7, (1000,), -2.0, 2.0), (42, (2, 5), 5.0, 6.0), (3, (1,), -1.0, 0.0)]
 

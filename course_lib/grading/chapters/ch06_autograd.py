@@ -42,7 +42,17 @@ FUNCTIONS = {
                   lambda x: -np.exp(-x) + 2 * x),
     "sigmoid": ("lambda x: torch.sigmoid(x)", lambda t, x: t.sigmoid(x),
                 lambda x: np.exp(-x) / (1 + np.exp(-x)) ** 2),
+    # a kink at 0: autograd gives relu's derivative there as 0 (PyTorch's choice), while a central
+    # difference gives 0.5 and a forward difference 1, so a finite-difference answer fails here
+    "relu_plus_x": ("lambda x: torch.relu(x) + x", lambda t, x: t.relu(x) + x,
+                    lambda x: (x > 0).astype(np.float64) + 1),
 }
+
+
+def _requires_grad(value):
+    """Whether ``value`` is a course_lib tensor that requires grad (read directly: a subclass cannot lie)."""
+    from ..._tensor import Tensor
+    return isinstance(value, Tensor) and bool(object.__getattribute__(value, "_requires_grad"))
 
 
 class Q2(Question):
@@ -50,12 +60,15 @@ class Q2(Question):
     title = "用 autograd 求导数"
     points = 2
     needs = ("derivative_at",)
-    hint = ("建一个 requires_grad=True 的张量 x，y = f(x)；y 不是标量，所以先 y.sum() 再 backward()"
-            "（每个元素的导数互不影响），然后返回 x.grad。")
+    hint = ("先想三件事：怎样让 autograd 记录 f 对 x 做的运算？backward() 不带参数时只能从标量出发，"
+            "f(x) 却是一个向量：怎样得到一个标量，它对 x 的第 i 个元素的导数恰好是 f'(x_i)？"
+            "backward() 之后，导数存在哪里？")
+    case_hint = ("这道题要用 autograd：f 收到的张量里没有一个需要梯度（requires_grad=False），"
+                 "说明导数不是由 backward() 算出来的（例如用了有限差分）。")
     rtol, atol = 1e-4, 1e-5
 
     POINTS = {"cubic": [-2.0, 0.0, 1.5, 3.0], "sin_times_x": [0.0, 1.0, -2.5], "exp_decay": [0.5, -1.0],
-              "sigmoid": [-3.0, 0.0, 2.0, 0.25, 5.0], "cubic_one": [0.7]}
+              "sigmoid": [-3.0, 0.0, 2.0, 0.25, 5.0], "cubic_one": [0.7], "relu_plus_x": [-1.5, 0.0, 2.0]}
 
     def cases(self):
         out = []
@@ -68,12 +81,29 @@ class Q2(Question):
         import course_lib as torch
         fname, xs = case.data
         f = FUNCTIONS[fname][1]
-        return call(ns["derivative_at"], lambda x: f(torch, x), list(xs), convert=snap)
+        tracked = []
+
+        def f_seen(x):
+            tracked.append(_requires_grad(x))
+            return f(torch, x)
+        out = call(ns["derivative_at"], f_seen, list(xs), convert=snap)
+        if out == NOTHING or "raises" in out:
+            return out
+        return {"result": out, "autograd": any(tracked)}
 
     def expect(self, case):
         fname, xs = case.data
         d = FUNCTIONS[fname][2](np.array(xs, dtype=np.float64))
-        return Returns(snap_array(d.astype(np.float32), "torch.float32"))
+        return {"result": Returns(snap_array(d.astype(np.float32), "torch.float32")), "autograd": True}
+
+    def judge(self, got, want, case):
+        problem = super().judge(got["result"], want["result"], case)
+        if problem is None and not got["autograd"]:
+            return self.case_hint
+        return problem
+
+    def show(self, value):
+        return fmt(value["result"])
 
 
 class Q3(Question):
@@ -81,8 +111,9 @@ class Q3(Question):
     title = "自己写 backward：MulAdd"
     points = 3
     needs = ("MulAdd",)
-    hint = ("out = x * y + x，所以 ∂out/∂x = y + 1，∂out/∂y = x；backward 收到的 grad_out 要按链式法则乘上去，"
-            "并且按 forward 输入的顺序返回两个梯度。")
+    hint = ("先在纸上分别求 out 对 x、对 y 的偏导数（把另一个输入看成常数）；"
+            "forward 保存的张量用 ctx.saved_tensors 取回；backward 收到的 grad_out 按链式法则怎样用？"
+            "返回的梯度要与 forward 的输入一一对应、顺序相同。")
     rtol, atol = 1e-5, 1e-5
 
     SHAPES = [(3,), (2, 2), (1,), (2, 3, 2)]
@@ -98,11 +129,23 @@ class Q3(Question):
 
     def observe(self, ns, case):
         x, y, g = (make_tensor(s) for s in case.data)
-        ok, out = attempt(ns["MulAdd"].apply, x, y)
+        learner = ns["MulAdd"]
+        returned = []
+
+        def backward(ctx, *grads):
+            result = learner.backward(ctx, *grads)
+            returned.append(result)
+            return result
+        # a subclass with the same name records what the learner's backward returned, so that an
+        # untouched ``...`` body (it returns None) reads as not answered, not as the engine's error
+        probe = type(learner.__name__, (learner,), {"backward": staticmethod(backward)})
+        ok, out = attempt(probe.apply, x, y)
         if not ok:
             return out
         seen = {"out": snap(out)}
         ok, err = attempt(out.backward, g)
+        if returned and all(r is None or r is Ellipsis for r in returned):
+            return NOTHING
         if not ok:
             return err
         seen["x.grad"], seen["y.grad"] = snap(x.grad), snap(y.grad)
@@ -132,7 +175,7 @@ class Q4(Question):
     points = 2
     needs = ("per_batch_grads",)
     hint = ("backward() 会把梯度累加（accumulate）到 .grad 上，而不是覆盖。"
-            "每次 backward 之前把 w.grad 清零（w.grad = None 或 w.grad.zero_()），存的时候用 clone()。")
+            "处理第二个批次时，w.grad 里还留着什么？每个批次的 backward() 之前，.grad 应该是什么样子？")
     rtol, atol = 1e-5, 1e-5
 
     def cases(self):
@@ -194,8 +237,8 @@ class Q5(Question):
     title = "数值梯度（有限差分）"
     points = 2
     needs = ("numeric_grad",)
-    hint = ("对每个 i，把 x 复制一份，第 i 个元素分别加上、减去 eps，"
-            "梯度 ≈ (f(x + eps) - f(x - eps)) / (2 * eps)；用 .item() 取出标量；不要改动传进来的 x。")
+    hint = ("题目里的公式要对每个下标 i 各算一次：e_i 只在第 i 个位置是 1。"
+            "怎样得到 x + eps·e_i，又不改动传进来的 x？f 返回的是 0 维张量，结果的 dtype 要是 float64。")
     rtol, atol = 1e-5, 1e-6
 
     ARGS = [("sum_sq", [1.0, -2.0, 0.5]), ("sum_sin", [0.0, 1.0, 2.0, 3.0]), ("first_times_last", [2.0, 7.0, -3.0]),

@@ -24,8 +24,8 @@ class Q1(Question):
     title = "修复：原地更新叶子参数"
     points = 2
     needs = ("sgd_step",)
-    hint = ("对 requires_grad=True 的叶子张量做 p -= ... 会报错：更新参数这一步不该被记进计算图。"
-            "把更新放进 with torch.no_grad(): 里，更新后把 p.grad 清零（p.grad.zero_() 或 p.grad = None）。")
+    hint = ("读一读报错信息：对 requires_grad=True 的叶子张量做原地运算，为什么 autograd 不允许？"
+            "更新参数这一步本来就不该被记进计算图：第 06 章讲过哪几种办法让运算不被记录？")
     rtol, atol = 1e-5, 1e-6
 
     ARGS = [([(3,)], 0.1), ([(2, 2), (2,)], 0.01), ([()], 1.0), ([(1,), (3,), (2, 1)], 0.5)]
@@ -135,8 +135,8 @@ class Q3(Question):
     title = "梯度下降拟合直线"
     points = 3
     needs = ("fit_line",)
-    hint = ("w、b 从 0 开始（requires_grad=True）；每一轮：算 loss = ((w * x + b - y) ** 2).mean()，backward，"
-            "在 torch.no_grad() 里 w -= lr * w.grad、b -= lr * b.grad，再把梯度清零。"
+    hint = ("w、b 要怎样创建，autograd 才会为它们求梯度？每一轮有四件事：前向算损失、反向传播、"
+            "更新参数（这一步不该被记进计算图）、处理留在 .grad 里的梯度（想想梯度会不会累加）。"
             "轮数、学习率都要照参数来：测试会比较每一步之后的结果，不只是最后收敛的值。")
     rtol, atol = 2e-3, 2e-4
 
@@ -156,16 +156,16 @@ class Q3(Question):
         x, y, lr, epochs = case.data
 
         def as_pair(result):
-            if not isinstance(result, (tuple, list)) or len(result) != 2:
-                return {"type": type(result).__name__}
+            # the question asks for a tuple of two Python floats: a tensor (even one with a single
+            # element) is reported as such, not converted
+            if not isinstance(result, tuple) or len(result) != 2:
+                return {"not_pair": type(result).__name__}
             vals = []
             for v in result:
                 if isinstance(v, torch.Tensor):
-                    if v.numel() != 1:
-                        return {"type": "多个元素的张量"}
-                    v = v.item()
-                if not isinstance(v, (int, float)):
-                    return {"type": type(v).__name__}
+                    return {"tensor_item": True}
+                if not isinstance(v, (int, float)) or isinstance(v, bool):
+                    return {"not_number": type(v).__name__}
                 vals.append(float(v))
             return vals
         return call(ns["fit_line"], torch.tensor(x), torch.tensor(y), lr, epochs, convert=as_pair)
@@ -173,10 +173,25 @@ class Q3(Question):
     def expect(self, case):
         return Returns(gd_line(*case.data))
 
+    def judge(self, got, want, case):
+        g = got.get("returns")
+        if isinstance(g, dict):
+            if "not_pair" in g:
+                return f"应该返回两个数组成的元组 (w, b)，得到的是 {g['not_pair']}"
+            if "tensor_item" in g:
+                return "w、b 应该是 Python 浮点数，不是张量：用 .item() 取出张量里的数"
+            if "not_number" in g:
+                return f"w、b 应该是 Python 浮点数，得到的是 {g['not_number']}"
+        return super().judge(got, want, case)
+
     def show(self, value):
         r = value.get("returns")
         if isinstance(r, list) and len(r) == 2:
             return f"返回 (w, b) = ({r[0]:.5g}, {r[1]:.5g})"
+        if isinstance(r, dict) and "tensor_item" in r:
+            return "返回的元组里有张量"
+        if isinstance(r, dict) and ("not_pair" in r or "not_number" in r):
+            return f"返回了 {r.get('not_pair') or r.get('not_number')}"
         return fmt(value)
 
 
@@ -236,8 +251,9 @@ class Q5(Question):
     title = "修复：第二步梯度变成了 None"
     points = 2
     needs = ("minimize",)
-    hint = ("x = x - lr * x.grad 得到的是一个新的、非叶子的张量，它的 .grad 永远是 None。"
-            "应该在 torch.no_grad() 里原地更新 x -= lr * x.grad，再把 x.grad 清零。")
+    hint = ("对比走一步和走两步：第一步更新之后，x 还是原来那个叶子张量吗？打印 x.is_leaf 和 x.grad 看看。"
+            "参数的更新不该被记进计算图，也不该换掉 x 这个张量；"
+            "另外想一想，下一步 backward() 之前 .grad 里还留着什么。")
     rtol, atol = 1e-4, 1e-5
 
     ARGS = [("bowl", [0.0, 1.0], 0.1, 1), ("bowl", [5.0], 0.1, 3), ("valley", [0.0, 0.0], 0.04, 50),
