@@ -36,8 +36,7 @@ NO_TORCH_MESSAGE = (
     "这一节需要 PyTorch：course_lib 没有多进程通信的功能，真正的多进程数据并行要用 PyTorch 的 "
     "DistributedDataParallel。只装 CPU 版（本节只用 CPU 进程）：\n"
     "    pip install torch==2.13.0 --index-url https://download.pytorch.org/whl/cpu\n"
-    "在 Linux 上直接 pip install torch 会装上带 CUDA 的版本，要下载几个 GB；"
-    "在 Windows 和 macOS 上直接 pip install torch 装的就是不带 CUDA 的版本。"
+    "（在 Linux 上直接 pip install torch 会装上带 CUDA 的版本，要下载几个 GB。）"
 )
 
 
