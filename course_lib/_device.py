@@ -32,6 +32,7 @@ class device:
     """
 
     __slots__ = ("type", "index")
+    __module__ = "torch"                     # type(t.device) prints <class 'torch.device'>, like dtype and Size
 
     def __init__(self, type, index=None):  # noqa: A002 - PyTorch's parameter name
         if isinstance(type, device):
@@ -77,11 +78,18 @@ class device:
     def __hash__(self):
         return hash((self.type, self.index))
 
+    def __reduce__(self):                    # pickle cannot find a class it knows as torch.device
+        return (_unpickle_device, (self.type, self.index))
+
     def __enter__(self):  # torch.device works as a context manager; course_lib ignores it
         return self
 
     def __exit__(self, *exc):
         return False
+
+
+def _unpickle_device(type, index):  # noqa: A002 - the attribute's name
+    return device(type, index)
 
 
 class AcceleratorError(RuntimeError):

@@ -77,6 +77,8 @@ class Tensor:
     Mirrors ``torch.Tensor``.
     """
 
+    __module__ = "course_lib"   # type(t) prints <class 'course_lib.Tensor'> (PyTorch: <class 'torch.Tensor'>)
+
     # Defaults shared by all tensors.  Operations set only ``_data`` on their
     # results (and ``_grad_fn``/``_requires_grad`` when recording a graph),
     # so creating a tensor costs one attribute write.
@@ -333,6 +335,19 @@ class Tensor:
 
     def __reduce_ex__(self, protocol):
         return (_rebuild, (to_numpy(self._data).copy(), self._requires_grad))
+
+    def __copy__(self):
+        """``copy.copy(t)``: a new leaf on the same memory, keeping ``requires_grad`` but not ``grad``/``grad_fn``.
+
+        PyTorch rebuilds the tensor from the same storage (``__reduce_ex__``
+        without serialising), so the copy shares memory with ``t``.
+        """
+        new = wrap(self._data)
+        new._storage = self._storage
+        new._requires_grad = self._requires_grad
+        if self._version_ref is not None:
+            new._version_ref = [self._version_ref[0]]   # its own counter, starting at t's version
+        return new
 
     def __deepcopy__(self, memo):
         if not self.is_leaf:

@@ -156,7 +156,7 @@ def test_a_redefined_check_fakes_nothing(graded):
 def test_monkeypatching_course_lib_is_detected_and_scores_zero(graded):
     report = graded[0]["fixtures/monkeypatch.ipynb"]
     assert report["status"] == "tampered" and report["score"] == 0
-    assert "course_lib._tensor:Tensor.mean" in report["tampered"]
+    assert "course_lib:Tensor.mean" in report["tampered"]      # Tensor.__module__ is "course_lib"
     assert "course_lib.grading.core:compare" in report["tampered"]
     for q in report["questions"]:
         assert q["status"] == "tampered" and "Tensor.mean" in q["reason"]

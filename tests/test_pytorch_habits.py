@@ -26,3 +26,40 @@ SNIPPETS = {
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_same_as_pytorch(name):
     assert_same(SNIPPETS[name])
+
+
+TYPE_SNIPPETS = {
+    # dtype, device and Size print as PyTorch's; the tensor class is course_lib.Tensor (normalised)
+    "type_names": "x = torch.ones(2); print(type(x), type(x.dtype), type(x.device), type(x.shape))",
+    "parameter_type": "print(type(torch.nn.Parameter(torch.ones(1))).__name__, torch.Tensor.__qualname__)",
+    "device_pickle_copy": "import pickle, copy; d = torch.device('cuda', 1)\n"
+                          "print(pickle.loads(pickle.dumps(d)) == d, copy.copy(d), copy.deepcopy(d), "
+                          "pickle.loads(pickle.dumps(torch.device('cpu'))))",
+    "tensor_pickle": "import pickle; x = torch.tensor([1., 2.], requires_grad=True)\n"
+                     "print(pickle.loads(pickle.dumps(x)), pickle.loads(pickle.dumps(torch.nn.Parameter(torch.ones(2)))))",
+    # copy.copy rebuilds from the same storage: shared memory, a leaf, requires_grad kept, no grad
+    "copy_shares_memory": "import copy; z = torch.arange(4.); c = copy.copy(z); c[0] = 9; print(z, c.is_leaf)",
+    "copy_of_view": "import copy; z = torch.arange(4.); c = copy.copy(z[1:])\n"
+                    "print(c, c.storage_offset(), c.data_ptr() == z[1:].data_ptr())",
+    "copy_of_non_leaf": "import copy; x = torch.tensor([1., 2.], requires_grad=True); c = copy.copy(x * 2)\n"
+                        "print(c, c.grad_fn, c.is_leaf)",
+    "copy_drops_grad": "import copy; x = torch.ones(2, requires_grad=True); x.grad = torch.ones(2)\n"
+                       "c = copy.copy(x); print(c.grad, c.requires_grad)",
+    "copy_version": "import copy; x = torch.ones(2); x.add_(1); c = copy.copy(x); c.add_(1); "
+                    "print(x._version, c._version, x)",
+    "copy_parameter": "import copy; p = torch.nn.Parameter(torch.ones(2)); c = copy.copy(p)\n"
+                      "print(type(c).__name__, c is p, c.data_ptr() == p.data_ptr(), c)",
+    "deepcopy_non_leaf": "import copy; x = torch.ones(2, requires_grad=True); copy.deepcopy(x * 2)",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TYPE_SNIPPETS))
+def test_types_and_copies_as_pytorch(name):
+    assert_same(TYPE_SNIPPETS[name])
+
+
+def test_type_names():
+    import course_lib
+    assert repr(course_lib.Tensor) == "<class 'course_lib.Tensor'>"
+    assert repr(course_lib.nn.Parameter) == "<class 'course_lib.nn.parameter.Parameter'>"
+    assert repr(type(course_lib.ones(1).device)) == "<class 'torch.device'>"

@@ -46,6 +46,9 @@ class Parameter(Tensor):
     def __repr__(self, *, tensor_contents=None):
         return "Parameter containing:\n" + super().__repr__()
 
+    def __copy__(self):                       # PyTorch: a Parameter on the same memory
+        return Parameter(Tensor.__copy__(self), self.requires_grad)
+
     def __deepcopy__(self, memo):
         if id(self) in memo:
             return memo[id(self)]
