@@ -158,6 +158,34 @@ def test_check_stops_an_infinite_loop_within_the_time_limit():
     assert v.status == "timeout" and "0.5 秒" in v.reason and "死循环" in v.reason
 
 
+def test_a_bare_except_in_the_learners_loop_cannot_swallow_the_timeout():
+    def broadcast_shape(a, b):
+        while True:
+            try:
+                while True:
+                    pass
+            except:  # noqa: E722 - what a learner may write
+                pass
+
+    def center_rows(x):
+        n = 0
+        while True:
+            try:
+                n += 1
+            except BaseException:
+                continue
+    trace_before = sys.gettrace()
+    for stem, fn in (("05", broadcast_shape), ("05", center_rows)):
+        start = time.monotonic()
+        v = run_check(stem, "q1" if fn is broadcast_shape else "q4", {fn.__name__: fn}, timeout=0.5)
+        assert time.monotonic() - start < 3
+        assert v.status == "timeout" and "0.5 秒" in v.reason
+        assert sys.gettrace() is trace_before
+    # the next check runs normally: no trace function or alarm is left behind
+    v = run_check("05", "q1", {"broadcast_shape": lambda a, b: (3,)}, timeout=0.5)
+    assert v.status == "failed" and v.case is not None
+
+
 def test_time_limit_restores_the_previous_alarm_handler():
     import signal
     before = signal.getsignal(signal.SIGALRM)

@@ -28,6 +28,7 @@ import argparse
 import json
 import os
 import pathlib
+import re
 import secrets
 import shutil
 import sys
@@ -331,15 +332,57 @@ def _describe_cell(nb_index, what, settings):
     return f"第 {nb_index + 1} 个单元格：{what}"
 
 
+_CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](q\d+)["']\s*\)""")
+
+
+def question_of_cells(nb):
+    """``{cell index: question name}`` for the cells that belong to a question (others are left out).
+
+    A generated exercise tags every cell of a question (``metadata.course_lib.question``).  A cell
+    without the tag (one the learner added, or a notebook whose metadata was lost) is placed by what
+    it is and where it is: a ``check("qN")`` cell belongs to qN, a ``check_all()`` cell to
+    ``"check_all"`` (all questions); in a tagged notebook another cell belongs to the question of the
+    tagged cell before it (a scratch cell inside or right after a question), and in a notebook without
+    tags to the question of the next ``check("qN")`` cell.  Cells before the first question (the
+    set-up cell) belong to none.
+    """
+    tags = {}
+    for i, cell in enumerate(nb.cells):
+        meta = cell.metadata.get("course_lib", {})
+        if isinstance(meta, dict) and isinstance(meta.get("question"), str):
+            tags[i] = meta["question"]
+    out = dict(tags)
+    code = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and i not in tags]
+    checks = {}
+    for i, cell in enumerate(nb.cells):
+        if cell.cell_type == "code":
+            m = _CHECK_CALL.search(cell.source)
+            if m:
+                checks[i] = m.group(1)
+    for i in code:
+        source = nb.cells[i].source
+        if i in checks:
+            out[i] = checks[i]
+        elif re.search(r"\bcheck_all\(\s*\)", source):
+            out[i] = "check_all"
+        elif "checker(" in source:
+            continue
+        elif tags:
+            before = [j for j in tags if j < i]
+            if before:
+                out[i] = tags[max(before)]
+        else:
+            after = [j for j in checks if j > i]
+            if after:
+                out[i] = checks[min(after)]
+    return out
+
+
 def judge_records(nb, stem, records, settings):
     """Turn the raw records of :func:`run_notebook` into the per-question report (no learner code runs here)."""
     from .core import Verdict, judge_question
     module = chapters.load(stem)
-    question_of = {}
-    for i, cell in enumerate(nb.cells):
-        meta = cell.metadata.get("course_lib", {})
-        if isinstance(meta, dict) and meta.get("question"):
-            question_of[i] = meta["question"]
+    question_of = question_of_cells(nb)
     # problems in the learner's cells
     cell_reports = []
     for i in records["learner"]:
@@ -408,7 +451,7 @@ def judge_records(nb, stem, records, settings):
     for i, size in sorted(records["loud"].items()):
         notes.append(f"第 {i + 1} 个单元格输出了约 {size / 1e6:.1f} 百万个字符（批改时不保存输出，不影响判分）")
     for c in cell_reports:
-        if c["question"] is None:
+        if c["question"] in (None, "check_all"):
             notes.append(c["error"] if c["status"] != "error" else f"第 {c['cell']} 个单元格出错：{c['error']}")
     return verdicts, cell_reports, notes, tampered
 

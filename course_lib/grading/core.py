@@ -41,9 +41,19 @@ class QuestionTimeout(BaseException):
     """
 
 
+def _is_grading_frame(frame):
+    return frame.f_globals.get("__name__", "").startswith(__name__.rpartition(".")[0])
+
+
 @contextlib.contextmanager
 def time_limit(seconds):
     """Raise :class:`QuestionTimeout` in the block after ``seconds`` (SIGALRM; main thread on Unix).
+
+    A learner's bare ``except:`` (or ``except BaseException``) can catch that first exception, say
+    inside a ``while True`` loop.  So once the time is up, a trace function raises it again at
+    every line the learner's code runs, the first line of an ``except`` handler included: a handler
+    cannot swallow it twice, and the exception climbs out to the grading code (whose own frames
+    are left alone), which reports the timeout.  The trace function is removed on the way out.
 
     Where no alarm signal exists (Windows, a worker thread) the block runs without a limit.
     """
@@ -52,17 +62,39 @@ def time_limit(seconds):
     if not usable:
         yield
         return
+    import sys
+    expired = []
+    traced = []
+
+    def tracer(frame, event, arg):
+        if expired and event in ("call", "line") and not _is_grading_frame(frame):
+            raise QuestionTimeout()
+        return tracer
 
     def on_alarm(signum, frame):
+        expired.append(True)
+        sys.settrace(tracer)
+        f = frame
+        while f is not None:            # frames already running get the tracer too
+            if not _is_grading_frame(f):
+                f.f_trace, f.f_trace_lines = tracer, True
+                traced.append(f)
+            f = f.f_back
         raise QuestionTimeout()
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
+    previous_trace = sys.gettrace()
     signal.setitimer(signal.ITIMER_REAL, seconds)
     try:
         yield
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, previous)
+        if expired:
+            sys.settrace(previous_trace)
+            for f in traced:
+                f.f_trace = None
+            traced.clear()
 
 
 class _Sink(io.TextIOBase):
