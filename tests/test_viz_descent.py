@@ -78,11 +78,11 @@ def test_divergence_stops_when_the_loss_overflows():
 def test_other_data_and_errors():
     r = fit_line(0.05, 500, x=(0.0, 1.0, 2.0), y=(1.0, 3.0, 5.0))
     assert r.a == pytest.approx(2.0, abs=0.05) and r.b == pytest.approx(1.0, abs=0.1)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="学习率 lr 必须是正数，得到的是 0.0"):
         fit_line(0.0, 10)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="轮数 epochs 至少是 1，得到的是 0"):
         fit_line(0.01, 0)
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="x 和 y 的长度必须相同，得到的是 2 和 1"):
         fit_line(0.01, 10, x=(1.0, 2.0), y=(1.0,))
 
 

@@ -345,3 +345,15 @@ def test_widget_buttons_step_and_redraw():
     assert "application/vnd.jupyter.widget-view+json" in bundle
     import base64
     assert base64.b64decode(bundle["image/png"]) == gw.png
+
+
+def test_widgets_without_a_tensor_say_so_in_chinese():
+    with pytest.raises(TypeError) as info:
+        GraphWidget()
+    assert str(info.value).startswith("GraphWidget 需要一个张量：GraphWidget(loss) 画出 loss 背后的计算图")
+    with pytest.raises(TypeError) as info:
+        BackwardStepper(None)
+    assert str(info.value) == "BackwardStepper 需要一个张量：BackwardStepper(loss) 一步一步重放 loss.backward()"
+    with pytest.raises(TypeError) as info:
+        graph_of([1.0, 2.0])
+    assert str(info.value) == "要画计算图，需要传入一个张量（Tensor），例如 graph_of(loss)；得到的是 list"

@@ -126,6 +126,18 @@ def test_widget_starts_on_the_tensor_itself():
     assert bytes(w.image.value).startswith(b"\x89PNG")
 
 
+def test_an_empty_tensor_shows_an_empty_storage():
+    for x in (course_lib.zeros(0), course_lib.zeros(2, 0)):
+        w = MemoryLayout(x)
+        assert w.touched == [] and storage_values(x) == []
+        assert "(0,)" in w.info.value or "(2, 0)" in w.info.value
+        assert bytes(w.image.value).startswith(b"\x89PNG")
+    fig = memory_figure(course_lib.zeros(0))
+    texts = [t.get_text() for t in fig.axes[0].texts]
+    assert "x 的存储（storage），共 0 个元素" in texts
+    assert "（空：这块存储里一个元素也没有）" in texts
+
+
 def test_choosing_transpose_changes_the_highlighted_cells():
     x = course_lib.arange(12).view(3, 4)
     w = MemoryLayout(x)

@@ -114,11 +114,11 @@ def fit_line(lr, epochs, x=CHAPTER_X, y=CHAPTER_Y, a0=0.0, b0=0.0):
     """
     import course_lib as torch
     if not lr > 0:
-        raise ValueError(f"lr must be positive, got {lr}")
+        raise ValueError(f"学习率 lr 必须是正数，得到的是 {lr}")
     if int(epochs) < 1:
-        raise ValueError(f"epochs must be at least 1, got {epochs}")
+        raise ValueError(f"轮数 epochs 至少是 1，得到的是 {epochs}")
     if len(x) != len(y):
-        raise ValueError(f"x and y must have the same length, got {len(x)} and {len(y)}")
+        raise ValueError(f"x 和 y 的长度必须相同，得到的是 {len(x)} 和 {len(y)}")
     xt = torch.tensor(list(x), dtype=torch.float32)
     yt = torch.tensor(list(y), dtype=torch.float32)
     a = torch.tensor(float(a0), requires_grad=True)

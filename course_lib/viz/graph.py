@@ -191,7 +191,8 @@ def _shape_text(shape):
 
 def _build(tensor, table, with_saved=True):
     if not isinstance(tensor, _tensor.Tensor):
-        raise TypeError(f"graph_of() expects a Tensor, got {type(tensor).__name__}")
+        raise TypeError(f"要画计算图，需要传入一个张量（Tensor），例如 graph_of(loss)；"
+                        f"得到的是 {type(tensor).__name__}")
     if tensor.grad_fn is None and not tensor.requires_grad:
         raise ValueError("这个张量不需要梯度（requires_grad=False），它背后没有计算图")
     nodes, edges = [], []
@@ -318,7 +319,9 @@ class BackwardStepper:
             e.g. "grad can be implicitly created only for scalar outputs".
     """
 
-    def __init__(self, output, gradient=None, retain_graph=False, names=None, _table=None):
+    def __init__(self, output=None, gradient=None, retain_graph=False, names=None, _table=None):
+        if output is None:
+            raise TypeError("BackwardStepper 需要一个张量：BackwardStepper(loss) 一步一步重放 loss.backward()")
         if _table is None:
             _table = _name_table(names) if names is not None else _caller_names()
         self.graph = _build(output, _table)
@@ -686,6 +689,9 @@ class GraphWidget:
     """
 
     def __init__(self, output=None, gradient=None, retain_graph=False, names=None, stepper=None):
+        if output is None and stepper is None:
+            raise TypeError("GraphWidget 需要一个张量：GraphWidget(loss) 画出 loss 背后的计算图，"
+                            "并一步一步重放 loss.backward()（也可以传入 stepper=BackwardStepper(loss)）")
         w = _widgets()
         if stepper is None:
             table = _name_table(names) if names is not None else _caller_names()

@@ -155,9 +155,12 @@ def _cell_colors(touched):
 
 def _draw_storage(ax, y, values, touched, title, changed=(), per_row=None):
     """Draw storage cells from height ``y`` downwards; returns the y below the drawing."""
-    per_row = per_row or (len(values) if len(values) <= 16 else 12)
+    per_row = per_row or (len(values) if len(values) <= 16 else 12) or 1
     ax.text(0, y, title, fontsize=11, va="top", ha="left")
     y -= 0.55
+    if not values:
+        ax.text(0, y - 0.3, "（空：这块存储里一个元素也没有）", fontsize=10, va="top", ha="left", color=_GRAY)
+        return y - 1.2, 1
     counts = {}
     for cell in touched:
         counts[cell] = counts.get(cell, 0) + 1
