@@ -63,3 +63,31 @@ def test_type_names():
     assert repr(course_lib.Tensor) == "<class 'course_lib.Tensor'>"
     assert repr(course_lib.nn.Parameter) == "<class 'course_lib.nn.parameter.Parameter'>"
     assert repr(type(course_lib.ones(1).device)) == "<class 'torch.device'>"
+
+
+def _self_operand(op, operand="y", base="a * 2"):
+    return (f"a = torch.tensor([1., 2.], requires_grad=True); y = {base}; y.{op}({operand})\n"
+            "print(y.grad_fn.name(), y._version); y.sum().backward(); print(a.grad)")
+
+
+INPLACE_SNIPPETS = {
+    # the operand of y.op_(y) is saved as y itself: the write makes it one version newer
+    "mul_self": _self_operand("mul_"),
+    "div_self": _self_operand("div_"),
+    "pow_self": _self_operand("pow_"),
+    "add_self": _self_operand("add_"),
+    "sub_self": _self_operand("sub_"),
+    "mul_self_after_exp": _self_operand("mul_", base="a.exp()"),
+    "mul_self_after_sigmoid": _self_operand("mul_", base="a.sigmoid()"),
+    "mul_self_view": _self_operand("mul_", operand="y[:]"),
+    "mul_self_detached": _self_operand("mul_", operand="y.detach()"),
+    "imul_self": "a = torch.tensor([1., 2.], requires_grad=True); y = a * 2; y *= y; y.sum().backward()",
+    "mul_other_tensor": "a = torch.tensor([1., 2.], requires_grad=True); b = torch.tensor([3., 4.], requires_grad=True)\n"
+                        "y = a * 2; y.mul_(b); y.sum().backward(); print(a.grad, b.grad)",
+    "mul_self_no_grad": "b = torch.tensor([1., 2.]); b.mul_(b); b",
+}
+
+
+@pytest.mark.parametrize("name", sorted(INPLACE_SNIPPETS))
+def test_inplace_with_itself_as_pytorch(name):
+    assert_same(INPLACE_SNIPPETS[name])

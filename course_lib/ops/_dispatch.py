@@ -668,6 +668,8 @@ def inplace_record(op, t, sources, xs, params=None):
     if saved:
         node._saved = tuple(s.copy() if s is x else x if s is out else s for s in saved)
         _bind_saved(node, sources[1:], xs[1:], ())
+        if any(a is x for a in xs[1:]):
+            _bind_self_operand(node, saved, x, sources, xs)
     x[...] = out
     t._bump()
     rebase_history(t, node)
@@ -676,6 +678,21 @@ def inplace_record(op, t, sources, xs, params=None):
         checks = node._checks + tuple((i, counter, counter[0], None, 0) for i, s in enumerate(saved) if s is out)
         node._checks = _in_unpack_order(node, checks)
     return t
+
+
+def _bind_self_operand(node, saved, x, sources, xs):
+    """``y.mul_(y)`` (or ``y.mul_(y.detach())``): the operand is ``y``'s own memory, which the write changes.
+
+    PyTorch saves that operand as the tensor itself, so the backward finds it
+    one version newer and raises the in-place error, naming the operand.
+    """
+    checks = list(node._checks)
+    for k in range(1, len(xs)):
+        if xs[k] is x:
+            other = sources[k]
+            counter = other._version_ref or other._version_counter()
+            checks.extend((i, counter, counter[0], other, None) for i, s in enumerate(saved) if s is x)
+    node._checks = _in_unpack_order(node, tuple(checks))
 
 
 # ---------------------------------------------------------------------------
