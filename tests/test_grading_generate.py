@@ -81,6 +81,20 @@ def test_question_markers_must_match_the_tests():
         make_exercise(nb, "05_broadcasting")
 
 
+def test_a_question_without_solution_markers_is_refused():
+    nb = _solution()
+    begin = next(i for i, c in enumerate(nb.cells) if c.cell_type == "raw" and "name: q3" in c.source)
+    end = next(i for i, c in enumerate(nb.cells) if i > begin and c.cell_type == "raw" and "END QUESTION" in c.source)
+    for cell in nb.cells[begin:end]:
+        if cell.cell_type == "code":     # the solution written out without markers
+            cell.source = "\n".join(line for line in cell.source.splitlines()
+                                    if "SOLUTION" not in line).replace("# SOLUTION", "")
+    with pytest.raises(MarkerError) as info:
+        make_exercise(nb, "05_broadcasting")
+    assert str(info.value).startswith("questions without solution markers (their exercise would hold the answer): "
+                                      "['q3']")
+
+
 def test_repository_exercises_are_in_sync():
     assert generate(ROOT / "solutions", ROOT / "exercises", check=True) == []
     assert sorted(p.stem for p in (ROOT / "exercises").glob("*.ipynb")) == list(chapters.STEMS)

@@ -118,7 +118,7 @@ def make_exercise(nb, stem):
                                                                "language": "python", "name": "python3"}),
                    "language_info": {"name": "python"},
                    "course_lib": {"chapter": stem, "generated_from": f"solutions/{stem}.ipynb"}}
-    cells, current, found, has_check = [], None, [], {}
+    cells, current, found, has_check, has_solution = [], None, [], {}, {}
     for index, cell in enumerate(ex.cells):
         text = cell.source.strip()
         if cell.cell_type == "raw" and text.startswith("# BEGIN QUESTION"):
@@ -130,6 +130,7 @@ def make_exercise(nb, stem):
             current = m.group(1)
             found.append(current)
             has_check[current] = False
+            has_solution[current] = False
             continue
         if cell.cell_type == "raw" and text.startswith("# END QUESTION"):
             if current is None:
@@ -137,6 +138,9 @@ def make_exercise(nb, stem):
             current = None
             continue
         if cell.cell_type == "code":
+            if current is not None and any(_BEGIN_SOL.match(line) or _LINE_SOL.search(line)
+                                           or _LINE_NO_PROMPT.search(line) for line in cell.source.splitlines()):
+                has_solution[current] = True
             try:
                 cell.source = strip_solutions(cell.source)
             except MarkerError as e:
@@ -161,6 +165,10 @@ def make_exercise(nb, stem):
     missing = [q for q, ok in has_check.items() if not ok]
     if missing:
         raise MarkerError(f"questions without a check(\"qN\") cell: {missing}")
+    unmarked = [q for q, ok in has_solution.items() if not ok]
+    if unmarked:
+        raise MarkerError(f"questions without solution markers (their exercise would hold the answer): {unmarked}; "
+                          "mark the answer with '# BEGIN SOLUTION' ... '# END SOLUTION' or '# SOLUTION'")
     ex.cells = cells
     return ex
 
