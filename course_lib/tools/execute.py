@@ -22,6 +22,7 @@ def execute_notebook(path, timeout=600):
     from nbclient import NotebookClient
     path = pathlib.Path(path)
     nb = nbformat.read(path, as_version=4)
+    old_ids = _widget_ids(nb)
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
                             resources={"metadata": {"path": str(path.parent)}})
     client.execute()
@@ -30,6 +31,67 @@ def execute_notebook(path, timeout=600):
         if cell_outputs:
             cell.outputs = _coalesce_streams(cell_outputs)
     nbformat.write(nb, path)
+    _reuse_widget_ids(path, old_ids, _widget_ids(nb))
+
+
+_WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+_WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
+
+
+def _widget_ids(nb):
+    """The widget model ids in a fixed order: as displayed, then depth-first through their references.
+
+    Returns ``[(model_id, model_name), ...]``, or ``None`` when some saved model is not reached
+    (then no order is reliable).
+    """
+    state = nb.metadata.get("widgets", {}).get(_WIDGET_STATE, {}).get("state", {})
+    order, seen = [], set()
+
+    def refs(value):
+        if isinstance(value, str) and value.startswith("IPY_MODEL_"):
+            yield value[len("IPY_MODEL_"):]
+        elif isinstance(value, list):
+            for v in value:
+                yield from refs(v)
+        elif isinstance(value, dict):
+            for k in sorted(value):
+                yield from refs(value[k])
+
+    def visit(model_id):
+        if model_id in seen or model_id not in state:
+            return
+        seen.add(model_id)
+        order.append((model_id, state[model_id].get("model_name")))
+        for ref in refs(state[model_id].get("state", {})):
+            visit(ref)
+
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            view = out.get("data", {}).get(_WIDGET_VIEW)
+            if view:
+                visit(view.get("model_id"))
+    return order if len(order) == len(state) else None
+
+
+def _reuse_widget_ids(path, old, new):
+    """Give the widgets of a re-run the ids the same widgets had before, so the saved file barely changes.
+
+    Widget ids are random per run and nbformat sorts the saved state by id, so without this every
+    re-execution reshuffles the whole widget state.  Done only when both runs hold the same
+    widgets in the same order (same model names).
+    """
+    if not old or not new or len(old) != len(new) or any(a[1] != b[1] for a, b in zip(old, new)):
+        return
+    import nbformat
+    text = path.read_text(encoding="utf-8")
+    mapping = {n[0]: o[0] for o, n in zip(old, new) if n[0] != o[0]}
+    if not mapping:
+        return
+    for new_id, old_id in mapping.items():
+        text = text.replace(new_id, "\0" + old_id)     # a marker, so a replaced id is never replaced again
+    text = text.replace("\0", "")
+    nb = nbformat.reads(text, as_version=4)
+    nbformat.write(nb, path)                             # rewritten, so the state is sorted by the old ids
 
 
 def _coalesce_streams(outputs):
