@@ -584,3 +584,14 @@ def test_fit_line_must_return_a_tuple_of_python_floats(solved):
     assert "实际：返回的元组里有张量" in as_tensors.reason
     as_list = run_question(q3, {"fit_line": lambda *a: list(fit_line(*a))})
     assert "问题：应该返回两个数组成的元组 (w, b)，得到的是 list" in as_list.reason
+
+
+def test_critical_lr_must_return_a_python_float(solved):
+    import course_lib as torch
+    critical_lr = solved["07_gradient_descent"][0]["critical_lr"]
+    q4 = chapters.load("07").QUESTIONS[3]()
+    assert run_question(q4, {"critical_lr": critical_lr}).passed
+    v = run_question(q4, {"critical_lr": lambda x: torch.tensor(critical_lr(x))})
+    assert v.status == "failed" and v.case == 0
+    assert "问题：应该返回 Python 浮点数，不是张量：用 .item() 取出张量里的数" in v.reason
+    assert "实际：返回了一个张量" in v.reason

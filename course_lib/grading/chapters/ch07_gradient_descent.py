@@ -213,13 +213,26 @@ class Q4(Question):
         import course_lib as torch
 
         def as_float(v):
-            if isinstance(v, torch.Tensor) and v.numel() == 1:
-                v = v.item()
+            # the question asks for a Python float: a tensor (even with one element) is reported, not converted
+            if isinstance(v, torch.Tensor):
+                return {"tensor_item": True}
             return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else {"type": type(v).__name__}
         return call(ns["critical_lr"], torch.tensor(case.data), convert=as_float)
 
     def expect(self, case):
         return Returns(1.0 / float(np.mean(np.square(case.data))))
+
+    def judge(self, got, want, case):
+        g = got.get("returns")
+        if isinstance(g, dict) and "tensor_item" in g:
+            return "应该返回 Python 浮点数，不是张量：用 .item() 取出张量里的数"
+        return super().judge(got, want, case)
+
+    def show(self, value):
+        r = value.get("returns")
+        if isinstance(r, dict) and "tensor_item" in r:
+            return "返回了一个张量"
+        return fmt(value)
 
 
 def _f_bowl(x):
