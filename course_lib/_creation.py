@@ -319,6 +319,24 @@ def parse_size(size, name, signatures=_SIZE_SIGNATURES, position=1):
     return shape
 
 
+_MISSING = object()        # an argument not given (None is a value some of PyTorch's errors name)
+
+
+def size_keyword(name, sizes, size, signatures=None):
+    """The size given as ``size=`` (``zeros(size=(2, 3))``), which PyTorch accepts: as the one positional form.
+
+    Raises:
+        TypeError: sizes given both ways, or a ``size=`` that is not a tuple or list (PyTorch's messages).
+    """
+    if sizes:
+        if signatures is not None:
+            raise invalid_arguments(name, signatures, sizes, {"size": size})
+        raise TypeError(f"{name}() got multiple values for argument 'size'")
+    if not isinstance(size, (tuple, list)):
+        raise TypeError(f"{name}(): argument 'size' must be tuple of ints, not {type_name(size)}")
+    return (size,)
+
+
 def _factory(fill, size, name, dtype, device, requires_grad):
     dt = _keywords(name, dtype, requires_grad) or _dtype.get_default_dtype()
     shape = parse_size(size, name)
@@ -332,31 +350,38 @@ def _factory(fill, size, name, dtype, device, requires_grad):
     return _finish(array, None if xp is np else device, requires_grad)
 
 
-def zeros(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def zeros(*sizes, size=_MISSING, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor of zeros of the given shape (float32 unless ``dtype``). Mirrors ``torch.zeros``.
 
     Raises:
         RuntimeError: a negative size. TypeError: a size that is not a tuple of ints.
     """
-    return _factory(0, size, "zeros", dtype, device, requires_grad)
+    if size is not _MISSING:
+        sizes = size_keyword("zeros", sizes, size)
+    return _factory(0, sizes, "zeros", dtype, device, requires_grad)
 
 
-def ones(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def ones(*sizes, size=_MISSING, out=None, dtype=None, layout=None, device=None, requires_grad=False):
     """A tensor of ones of the given shape (float32 unless ``dtype``). Mirrors ``torch.ones``.
 
     Raises:
         RuntimeError: a negative size. TypeError: a size that is not a tuple of ints.
     """
-    return _factory(1, size, "ones", dtype, device, requires_grad)
+    if size is not _MISSING:
+        sizes = size_keyword("ones", sizes, size)
+    return _factory(1, sizes, "ones", dtype, device, requires_grad)
 
 
-def empty(*size, out=None, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
+def empty(*sizes, size=_MISSING, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+          memory_format=None):
     """An *uninitialised* tensor: its values are whatever was in memory. Mirrors ``torch.empty``.
 
     Raises:
         RuntimeError: a negative size. TypeError: a size that is not a tuple of ints.
     """
-    return _factory(None, size, "empty", dtype, device, requires_grad)
+    if size is not _MISSING:
+        sizes = size_keyword("empty", sizes, size)
+    return _factory(None, sizes, "empty", dtype, device, requires_grad)
 
 
 _FULL = (Signature(f"(tuple of ints size, Number fill_value, *, Tensor out = None, {_OPTIONS})"),)
@@ -369,9 +394,6 @@ def _fill_value(value, dt, numel=2):
         value = value.item()
     with np.errstate(over="ignore"):
         return dt.numpy_dtype.type(_dtype.checked_value(value, dt, scalar=numel != 1))
-
-
-_MISSING = object()        # an argument not given (None is a value some of PyTorch's errors name)
 
 
 def full(size=_MISSING, fill_value=_MISSING, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
@@ -483,7 +505,24 @@ def _scalar(x):
     return x.item() if isinstance(x, Tensor) else x
 
 
-def arange(*args, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def _range_keywords(args, start, end, step):
+    """``arange(start=..., end=..., step=...)`` as positional arguments (PyTorch takes the keywords too)."""
+    # (PyTorch lists keyword arguments in its error last first)
+    kwargs = {k: v for k, v in (("step", step), ("end", end), ("start", start)) if v is not _MISSING}
+    if not args and start is _MISSING and step is _MISSING:
+        return (end,)                                   # arange(end=5)
+    slots = dict(zip(("start", "end", "step"), args))
+    if end is _MISSING and "end" not in slots and start is not _MISSING and not args:
+        raise TypeError('arange() missing 1 required positional arguments: "end"')
+    if len(args) > 3 or any(k in slots for k in kwargs) or (end is _MISSING and "end" not in slots) or \
+            (start is _MISSING and "start" not in slots):
+        raise invalid_arguments("arange", _ARANGE, args, kwargs)
+    slots.update(kwargs)
+    return tuple(slots[k] for k in ("start", "end", "step") if k in slots)
+
+
+def arange(*args, start=_MISSING, end=_MISSING, step=_MISSING, out=None, dtype=None, layout=None, device=None,
+           requires_grad=False):
     """Evenly spaced values in ``[start, end)`` with ``step``: ``arange(end)``, ``arange(start, end)``,
     ``arange(start, end, step)``.  int64 when all of them are ints, else the default float dtype.
     Mirrors ``torch.arange``.
@@ -497,6 +536,8 @@ def arange(*args, out=None, dtype=None, layout=None, device=None, requires_grad=
             ``end``, or a non-finite bound (PyTorch's messages).
         TypeError: arguments that are not numbers.
     """
+    if start is not _MISSING or end is not _MISSING or step is not _MISSING:
+        args = _range_keywords(args, start, end, step)
     dt = _keywords("arange", dtype, requires_grad)
     if not 1 <= len(args) <= 3 or not all(_is_number(a) or isinstance(a, Tensor) and a._data.ndim == 0
                                           for a in args):

@@ -26,7 +26,7 @@ import numpy as np
 
 from . import _dtype
 from ._arguments import Signature, invalid_arguments, type_name
-from ._creation import _finish, _keywords, parse_size
+from ._creation import _MISSING, _finish, _keywords, parse_size, size_keyword
 from ._tensor import Tensor
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "rand", "randn",
@@ -243,7 +243,7 @@ def _size_signatures():
             Signature(f"(tuple of ints size, *, {_OPTIONS})"))
 
 
-def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def rand(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
          pin_memory=False):
     """Uniform random numbers in ``[0, 1)`` of the given shape (float32 by default). Mirrors ``torch.rand``.
 
@@ -252,12 +252,14 @@ def rand(*size, generator=None, out=None, dtype=None, layout=None, device=None, 
         TypeError: a size that is not a tuple of ints. RuntimeError: a negative size.
     """
     dt = _float_dtype("rand", dtype, requires_grad, "check_uniform_bounds")
-    shape = parse_size(size, "rand", _size_signatures())
+    if size is not _MISSING:
+        sizes = size_keyword("rand", sizes, size, _size_signatures())
+    shape = parse_size(sizes, "rand", _size_signatures())
     values = _rng(generator).uniform(int(np.prod(shape)), dt)
     return _draw(values, shape, device, requires_grad)
 
 
-def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def randn(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
           pin_memory=False):
     """Standard normal random numbers (mean 0, variance 1) of the given shape. Mirrors ``torch.randn``.
 
@@ -266,7 +268,9 @@ def randn(*size, generator=None, out=None, dtype=None, layout=None, device=None,
         TypeError: a size that is not a tuple of ints. RuntimeError: a negative size.
     """
     dt = _float_dtype("randn", dtype, requires_grad, "normal_kernel_cpu")
-    shape = parse_size(size, "randn", _size_signatures())
+    if size is not _MISSING:
+        sizes = size_keyword("randn", sizes, size, _size_signatures())
+    shape = parse_size(sizes, "randn", _size_signatures())
     values = _rng(generator).normal(int(np.prod(shape)), dt)
     return _draw(values, shape, device, requires_grad)
 
@@ -276,7 +280,8 @@ _RANDINT = tuple(Signature(f"({lead}tuple of ints size, *, {gen}{_OPTIONS})")
                  for gen in ("torch.Generator generator, ", ""))
 
 
-def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+def randint(*args, low=_MISSING, high=_MISSING, size=None, generator=None, out=None, dtype=None, layout=None,
+            device=None, requires_grad=False,
             pin_memory=False):
     """Random integers in ``[low, high)``: ``randint(high, size)`` or ``randint(low, high, size)``;
     int64 by default. Mirrors ``torch.randint``.
@@ -286,6 +291,14 @@ def randint(*args, size=None, generator=None, out=None, dtype=None, layout=None,
         TypeError: a missing or malformed size, bounds that are not ints.
     """
     dt = _keywords("randint", dtype, requires_grad) or _dtype.int64
+    if low is not _MISSING or high is not _MISSING:     # randint(low=0, high=10, size=(3,))
+        if high is _MISSING or size is None or len(args) > (0 if low is not _MISSING else 1):
+            if high is _MISSING and not args:       # PyTorch's message names size even when it is given
+                raise TypeError('randint() missing 2 required positional argument: "high", "size"')
+            kwargs = {k: v for k, v in (("size", size), ("high", high), ("low", low))     # last first
+                      if v is not _MISSING and v is not None}
+            raise invalid_arguments("randint", _RANDINT, args, kwargs)
+        args = ((low,) if low is not _MISSING else args) + (high,)
     given = args + ((size,) if size is not None else ())
     ints = given[:-1]
     if len(given) not in (2, 3) or not isinstance(given[-1], (tuple, list)) or \

@@ -308,7 +308,7 @@ class Tensor:
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        from .ops.views import unbind   # PyTorch: iter(self.unbind(0)), so rows show UnbindBackward0
+        from .ops.views import unbind  # PyTorch: iter(self.unbind(0)), so rows show UnbindBackward0
         return iter(unbind(self, 0))
 
     def __hash__(self):

@@ -5,7 +5,7 @@ printed output, exception type and message, and warnings must be the same.
 """
 
 import pytest
-from torch_compare import assert_same
+from torch_compare import assert_same, cases
 
 SNIPPETS = {
     # iterating a tensor is iter(t.unbind(0)), as in PyTorch
@@ -36,7 +36,8 @@ TYPE_SNIPPETS = {
                           "print(pickle.loads(pickle.dumps(d)) == d, copy.copy(d), copy.deepcopy(d), "
                           "pickle.loads(pickle.dumps(torch.device('cpu'))))",
     "tensor_pickle": "import pickle; x = torch.tensor([1., 2.], requires_grad=True)\n"
-                     "print(pickle.loads(pickle.dumps(x)), pickle.loads(pickle.dumps(torch.nn.Parameter(torch.ones(2)))))",
+                     "p = torch.nn.Parameter(torch.ones(2))\n"
+                     "print(pickle.loads(pickle.dumps(x)), pickle.loads(pickle.dumps(p)))",
     # copy.copy rebuilds from the same storage: shared memory, a leaf, requires_grad kept, no grad
     "copy_shares_memory": "import copy; z = torch.arange(4.); c = copy.copy(z); c[0] = 9; print(z, c.is_leaf)",
     "copy_of_view": "import copy; z = torch.arange(4.); c = copy.copy(z[1:])\n"
@@ -82,7 +83,8 @@ INPLACE_SNIPPETS = {
     "mul_self_view": _self_operand("mul_", operand="y[:]"),
     "mul_self_detached": _self_operand("mul_", operand="y.detach()"),
     "imul_self": "a = torch.tensor([1., 2.], requires_grad=True); y = a * 2; y *= y; y.sum().backward()",
-    "mul_other_tensor": "a = torch.tensor([1., 2.], requires_grad=True); b = torch.tensor([3., 4.], requires_grad=True)\n"
+    "mul_other_tensor": "a = torch.tensor([1., 2.], requires_grad=True)\n"
+                        "b = torch.tensor([3., 4.], requires_grad=True)\n"
                         "y = a * 2; y.mul_(b); y.sum().backward(); print(a.grad, b.grad)",
     "mul_self_no_grad": "b = torch.tensor([1., 2.]); b.mul_(b); b",
 }
@@ -91,3 +93,77 @@ INPLACE_SNIPPETS = {
 @pytest.mark.parametrize("name", sorted(INPLACE_SNIPPETS))
 def test_inplace_with_itself_as_pytorch(name):
     assert_same(INPLACE_SNIPPETS[name])
+
+
+ALIAS_SNIPPETS = cases("""
+# NumPy's names that PyTorch accepts: axis= for dim=, keepdims= for keepdim=
+t = torch.arange(6.).view(2, 3); print(t.sum(axis=1), t.mean(axis=0), torch.sum(t, 1, keepdims=True))
+t = torch.arange(6.).view(2, 3); print(t.prod(axis=1), t.amax(axis=1, keepdims=True), t.amin(axis=0))
+t = torch.arange(6.).view(2, 3); print(t.max(axis=1), torch.min(t, axis=1, keepdims=True))
+t = torch.arange(6.).view(2, 3); print(t.argmax(axis=1), t.argmin(axis=0, keepdims=True))
+t = torch.arange(6.).view(2, 3); print(t.std(axis=1, keepdims=True), t.var(axis=1, correction=0))
+t = torch.arange(6.).view(2, 3); print(t.all(axis=1), t.any(axis=0, keepdims=True), t.count_nonzero(axis=1))
+t = torch.arange(6.).view(2, 3); print(t.logsumexp(axis=1), t.cumsum(axis=1), torch.cumsum(t, axis=0))
+t = torch.arange(6.).view(2, 3); print(t.unsqueeze(axis=0).shape, t[None].squeeze(axis=0).shape)
+t = torch.arange(6.).view(2, 3); print(torch.cat([t, t], axis=1).shape, torch.stack([t, t], axis=1).shape)
+t = torch.ones(2, 3, requires_grad=True); t.sum(axis=1, keepdims=True).sum().backward(); print(t.grad)
+torch.ones(2, 3).sum(dim=1, axis=1)
+torch.ones(2, 3).mean(1, keepdim=True, keepdims=True)
+torch.cat([torch.ones(2)], dim=0, axis=0)
+torch.stack([torch.ones(2)], axis=0, dim=0)
+torch.ones(2, 3).cumsum()
+torch.cumsum(torch.ones(2, 3))
+torch.ones(2, 3).logsumexp()
+torch.ones(2, 3).unsqueeze()
+# size= for factories, start=/end=/step= for arange, low=/high= for randint
+print(torch.zeros(size=(2, 3)), torch.ones(size=[2]), torch.empty(size=(0,)).shape)
+print(torch.zeros(size=(2, 3), dtype=torch.int64), torch.zeros(size=torch.Size([2])))
+print(torch.rand(size=(2, 3)).shape, torch.randn(size=[2, 1], dtype=torch.float64).dtype)
+torch.zeros(2, size=(2,))
+torch.zeros(size=2)
+torch.rand(size=2)
+torch.rand(2, size=(2,))
+torch.full(size=(2, 3), fill_value=1.5)
+print(torch.arange(start=1, end=5, step=2), torch.arange(end=3), torch.arange(1, end=5), torch.arange(0, 5, step=2))
+torch.arange(end=2.5)
+torch.arange(start=2)
+torch.arange(end=5, step=2)
+torch.arange(1, start=1, end=5)
+print(torch.randint(low=0, high=3, size=(2,)).shape, torch.randint(high=3, size=(2,)).shape)
+print(torch.randint(0, high=3, size=(2,)).shape, torch.randint(high=3, size=(2,), low=0).dtype)
+torch.randint(low=1, size=(2,))
+torch.randint(high=3)
+torch.randint(low=0, high=0, size=(2,))
+""")
+
+
+@pytest.mark.parametrize("code", ALIAS_SNIPPETS)
+def test_keyword_aliases_as_pytorch(code):
+    assert_same(code)
+
+
+OUT_SNIPPETS = cases("""
+t = torch.ones(2, 2); o = torch.empty(2, 2); r = torch.mm(t, t + 1, out=o); print(r is o, o)
+t = torch.ones(2, 3); o = torch.empty(2, 2); r = torch.matmul(t, t.T, out=o); print(r is o, o)
+t = torch.ones(2, 2); o = torch.empty(0); torch.mm(t, t, out=o); print(o)
+t = torch.ones(2, 2); o = torch.empty(3); torch.matmul(t, t, out=o); print(o)
+t = torch.ones(2, 2); torch.mm(t, t, out=torch.empty(2, 2, dtype=torch.int64))
+t = torch.ones(2, 2); torch.matmul(t, t, out=torch.empty(2, 2, dtype=torch.float64))
+r = torch.ones(2, 2, requires_grad=True); torch.mm(r, r, out=torch.empty(2, 2))
+r = torch.ones(2, 2, requires_grad=True); torch.matmul(r, r, out=torch.empty(2, 2))
+t = torch.ones(2, 2); torch.mm(t, t, out=torch.empty(2, 2, requires_grad=True))
+r = torch.ones(2, 2, requires_grad=True); torch.add(r, 1, out=torch.empty(2, 2))
+r = torch.ones(2, 2, requires_grad=True); torch.mul(r, 2, out=torch.empty(2, 2))
+t = torch.ones(2, 2); o = torch.empty(3); torch.add(t, 1, out=o); print(o)
+t = torch.ones(2, 2); o = torch.zeros(2, 2, dtype=torch.int64); torch.add(t, 1, out=o)
+t = torch.ones(2, 2, dtype=torch.int64); o = torch.zeros(2, 2); torch.add(t, 1, out=o); print(o)
+""")
+
+
+OUT_SNIPPETS.append("r = torch.ones(2, 2, requires_grad=True); o = torch.empty(2, 2)\n"
+                    "with torch.no_grad(): torch.mm(r, r, out=o)\nprint(o)")
+
+
+@pytest.mark.parametrize("code", OUT_SNIPPETS)
+def test_out_as_pytorch(code):
+    assert_same(code)

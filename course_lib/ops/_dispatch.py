@@ -696,6 +696,33 @@ def _bind_self_operand(node, saved, x, sources, xs):
 
 
 # ---------------------------------------------------------------------------
+# out= arguments
+# ---------------------------------------------------------------------------
+
+def check_out_grad(name, out, inputs):
+    """PyTorch records nothing through ``out=``: an error when grad mode is on and something requires grad."""
+    if grad_mode.enabled and (out._requires_grad or any(isinstance(t, Tensor) and t._requires_grad
+                                                        for t in inputs)):
+        raise RuntimeError(f"{name}(): functions with out=... arguments don't support automatic differentiation, "
+                           "but one of the arguments requires grad.")
+
+
+def resize_out(out, shape, stacklevel=3):
+    """Give ``out`` the result's shape (new memory), warning as PyTorch does when it had elements."""
+    if out._data.size:
+        import warnings
+        warnings.warn(f"An output with one or more elements was resized since it had shape "
+                      f"[{', '.join(map(str, out._data.shape))}], which does not match the required output shape "
+                      f"[{', '.join(map(str, shape))}]. This behavior is deprecated, and in a future PyTorch release "
+                      "outputs will not be resized unless they have zero elements. You can explicitly reuse an out "
+                      "tensor t by resizing it, inplace, to zero elements with t.resize_(0). (Triggered internally "
+                      "at /__w/pytorch/pytorch/aten/src/ATen/native/Resize.cpp:30.)", UserWarning,
+                      stacklevel=stacklevel)
+    out._data = backend_of(out._data).empty(shape, dtype=out._data.dtype)
+    out._storage = None
+
+
+# ---------------------------------------------------------------------------
 # Views and their history
 # ---------------------------------------------------------------------------
 

@@ -509,7 +509,7 @@ def add(input, other, *, alpha=1, out=None):
         TypeError: ``other`` neither a tensor nor a number.
     """
     if out is not None:
-        return _into(out, add(input, other, alpha=alpha))
+        return _into(out, add(input, other, alpha=alpha), "add", (input, other))
     if not isinstance(input, Tensor):
         input, other = _swap_number(input, other, "add")
     if alpha.__class__ is not int or alpha != 1:       # (add has nothing to check without alpha)
@@ -524,7 +524,7 @@ def sub(input, other, *, alpha=1, out=None):
         RuntimeError: bool minus bool (PyTorch's message); shapes that do not broadcast.
     """
     if out is not None:
-        return _into(out, sub(input, other, alpha=alpha))
+        return _into(out, sub(input, other, alpha=alpha), "sub", (input, other))
     if not isinstance(input, Tensor):
         return rsub(other, input, alpha=alpha)
     check_operands("sub", input, other, alpha)
@@ -556,7 +556,7 @@ def mul(input, other, *, out=None):
     Not the matrix product: that is ``matmul`` / ``@``.
     """
     if out is not None:
-        return _into(out, mul(input, other))
+        return _into(out, mul(input, other), "mul", (input, other))
     if not isinstance(input, Tensor):
         input, other = _swap_number(input, other, "mul")
     if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
@@ -579,7 +579,7 @@ def div(input, other, *, rounding_mode=None, out=None):
             with rounding ("ZeroDivisionError").
     """
     if out is not None:
-        return _into(out, div(input, other, rounding_mode=rounding_mode))
+        return _into(out, div(input, other, rounding_mode=rounding_mode), "div", (input, other))
     if not isinstance(input, Tensor):
         input = _number_tensor(input, other)
     if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
@@ -641,7 +641,7 @@ def pow(input, exponent, *, out=None):
         RuntimeError: integers to negative integer powers.
     """
     if out is not None:
-        return _into(out, pow(input, exponent))
+        return _into(out, pow(input, exponent), "pow", (input, exponent))
     if not isinstance(input, Tensor):
         return _rpow(exponent, input)
     if isinstance(exponent, Tensor):
@@ -857,16 +857,19 @@ def _swap_number(a, b, name):
     raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(a).__name__}")
 
 
-def _into(out, result):
-    """Write a result into a user-given ``out=`` tensor (resized to fit if empty)."""
-    if out._data.shape != result._data.shape and out._data.size == 0:
-        out._data = result._data.astype(out._data.dtype)
-        return out
-    if out._data.shape != result._data.shape:
-        raise RuntimeError(f"output with shape [{', '.join(map(str, out.shape))}] doesn't match the broadcast "
-                           f"shape [{', '.join(map(str, result.shape))}]")
+def _into(out, result, name=None, inputs=()):
+    """Write a result into a user-given ``out=`` tensor, as ``torch.add(a, b, out=c)`` does.
+
+    ``out`` is resized to fit (with PyTorch's deprecation warning unless it
+    was empty).  With ``name``: PyTorch's error when autograd would have to
+    record through ``out=`` (an input or ``out`` requires grad).
+    """
+    if name is not None:
+        D.check_out_grad(name, out, inputs)
     if not _dtype.can_cast(result.dtype, out.dtype):
         raise D.cast_error(result._data.dtype, out._data.dtype)
+    if out._data.shape != result._data.shape:
+        D.resize_out(out, result._data.shape, stacklevel=4)
     out._data[...] = result._data
     out._bump()
     return out

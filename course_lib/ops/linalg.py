@@ -139,13 +139,32 @@ def mv(input, vec):
     return D.record(Mv, (input, vec), (m, v))
 
 
-def mm(input, mat2):
+def _out(name, out, inputs, compute):
+    """``mm(a, b, out=c)``, ``matmul(a, b, out=c)``: the product written into ``c`` (same dtype required)."""
+    if not isinstance(out, Tensor):
+        raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type(out).__name__}")
+    D.check_out_grad(name, out, inputs)
+    result = compute(*inputs)._data
+    if result.dtype != out._data.dtype:
+        raise RuntimeError(f"Expected out tensor to have dtype {_c_name(result)}, but got {_c_name(out._data)} "
+                           "instead")
+    if out._data.shape != result.shape:
+        D.resize_out(out, result.shape, stacklevel=4)
+    out._data[...] = result
+    out._bump()
+    return out
+
+
+def mm(input, mat2, *, out=None):
     """Matrix product ``(n, k) @ (k, m) -> (n, m)``. Mirrors ``torch.mm``.
 
     Raises:
         RuntimeError: "self must be a matrix", "mat2 must be a matrix",
-            "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)", dtype mismatch.
+            "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)", dtype mismatch;
+            with ``out=``: something requiring grad, an ``out`` of another dtype.
     """
+    if out is not None:
+        return _out("mm", out, (input, mat2), mm)
     if not (isinstance(input, Tensor) and isinstance(mat2, Tensor)):
         raise wrong_arguments("mm", input, mat2)
     a, b = input._data, mat2._data
@@ -193,7 +212,7 @@ def bmm(input, mat2):
     return D.record(Bmm, (input, mat2), (a, b))
 
 
-def matmul(input, other):
+def matmul(input, other, *, out=None):
     """Matrix product with PyTorch's rules for 1-D, 2-D and batched operands (the ``@`` operator).
 
     See the module docstring for how each case is computed.  Batch
@@ -202,8 +221,11 @@ def matmul(input, other):
 
     Raises:
         RuntimeError: a 0-d operand, or sizes that do not fit (the messages
-            of the primitive PyTorch would call).
+            of the primitive PyTorch would call); with ``out=``: something requiring grad, an ``out`` of
+            another dtype.
     """
+    if out is not None:
+        return _out("matmul", out, (input, other), matmul)
     if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
         raise wrong_arguments("matmul", input, other)
     if not isinstance(other, Tensor):

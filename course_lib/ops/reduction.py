@@ -525,6 +525,27 @@ class CumSum(Op):
 # ---------------------------------------------------------------------------
 
 _ALL_ELEMENTS = object()      # prod() / max() / min() without a dim: all elements (None would be an error)
+_NOT_GIVEN = object()         # axis= / keepdims= not given
+
+
+def _numpy_names(name, dim, keepdim, axis, keepdims, dim_default=None, keepdim_default=False):
+    """PyTorch also accepts NumPy's keyword names: ``axis=`` for ``dim=`` and ``keepdims=`` for ``keepdim=``.
+
+    Given both names for one argument, PyTorch reports the alias as unexpected.
+    """
+    if axis is not _NOT_GIVEN:
+        if dim is not dim_default:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'axis'")
+        dim = axis
+    if keepdims is not _NOT_GIVEN:
+        if keepdim is not keepdim_default:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'keepdims'")
+        keepdim = keepdims
+    return dim, keepdim
+
+
+def _missing_dim(name):
+    return TypeError(f'{name}() missing 1 required positional arguments: "dim"')
 
 
 def _sum_dtype(x, dtype, name):
@@ -534,7 +555,7 @@ def _sum_dtype(x, dtype, name):
     return np.dtype(np.int64) if x.dtype.kind in "biu" else x.dtype
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None):
+def sum(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """Sum of all elements, or along ``dim`` (an int or a tuple; ``()`` means all). Mirrors ``torch.sum``.
 
     Integer and bool tensors sum to int64 unless ``dtype`` is given (the
@@ -545,6 +566,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
         IndexError: ``dim`` out of range. RuntimeError: a dim listed twice.
         TypeError: arguments of other types (PyTorch's message).
     """
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("sum", dim, keepdim, axis, keepdims)
     if not isinstance(input, Tensor):
         raise _wrong_arguments("sum", input, dim, keepdim, None)
     _check_args("sum", _SUM, dim, keepdim)
@@ -557,13 +580,15 @@ def sum(input, dim=None, keepdim=False, *, dtype=None):
     return D.record(SumDim, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None):
+def mean(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """Average of all elements, or along ``dim`` (an int or a tuple; ``()`` means all). Mirrors ``torch.mean``.
 
     Raises:
         RuntimeError: on integer tensors or an integer ``dtype`` (PyTorch's messages; convert with ``.float()``).
         IndexError: ``dim`` out of range. TypeError: arguments of other types.
     """
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("mean", dim, keepdim, axis, keepdims)
     if not isinstance(input, Tensor):
         raise _wrong_arguments("mean", input, dim, keepdim, None)
     _check_args("mean", _SUM, dim, keepdim)
@@ -582,7 +607,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None):
     return D.record(MeanDim, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})
 
 
-def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None):
+def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """Product of all elements, or along one ``dim``. Mirrors ``torch.prod``.
 
     Integer and bool tensors multiply in int64 unless ``dtype`` is given.
@@ -590,6 +615,8 @@ def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None):
     Raises:
         IndexError: ``dim`` out of range. TypeError: a tuple of dims, or other types.
     """
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("prod", dim, keepdim, axis, keepdims, _ALL_ELEMENTS, False)
     if not isinstance(input, Tensor):
         raise _wrong_arguments("prod", input, dim, keepdim, _ALL_ELEMENTS)
     if dim is None:
@@ -644,7 +671,7 @@ def _extreme_of(input, dim, keepdim, largest, name):
     return _extreme(input, dim, False if keepdim is None else keepdim, largest, name)
 
 
-def max(input, dim=_ALL_ELEMENTS, keepdim=None):
+def max(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """The largest element; with ``dim``, a named tuple ``(values, indices)`` along it. Mirrors ``torch.max``.
 
     ``max(a, b)`` with a tensor second argument is ``maximum(a, b)``.
@@ -653,18 +680,22 @@ def max(input, dim=_ALL_ELEMENTS, keepdim=None):
         RuntimeError: ``max()`` of an empty tensor. IndexError: ``dim`` out of range.
         TypeError: ``keepdim`` without ``dim``, a tuple of dims, other types (PyTorch's messages).
     """
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("max", dim, keepdim, axis, keepdims, _ALL_ELEMENTS, None)
     if not isinstance(input, Tensor):
         raise _wrong_arguments("max", input, dim, keepdim, _ALL_ELEMENTS)
     return _extreme_of(input, dim, keepdim, True, "max")
 
 
-def min(input, dim=_ALL_ELEMENTS, keepdim=None):
+def min(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """The smallest element; with ``dim``, ``(values, indices)``. Mirrors ``torch.min``.
 
     Raises:
         RuntimeError: ``min()`` of an empty tensor. IndexError: ``dim`` out of range.
         TypeError: ``keepdim`` without ``dim``, a tuple of dims, other types (PyTorch's messages).
     """
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("min", dim, keepdim, axis, keepdims, _ALL_ELEMENTS, None)
     if not isinstance(input, Tensor):
         raise _wrong_arguments("min", input, dim, keepdim, _ALL_ELEMENTS)
     return _extreme_of(input, dim, keepdim, False, "min")
@@ -684,7 +715,7 @@ def _amax_amin(op, name, input, dim, keepdim):
     return D.record(op, (input,), (x,), {"axes": axes, "keepdim": keepdim})
 
 
-def amax(input, dim=(), keepdim=False):
+def amax(input, dim=(), keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """Largest elements over ``dim`` (all dims by default). Mirrors ``torch.amax``.
 
     Unlike ``max(dim)``, ties share the gradient evenly.
@@ -693,13 +724,17 @@ def amax(input, dim=(), keepdim=False):
         IndexError: a reduced dimension of size 0, or ``dim`` out of range.
         RuntimeError: no ``dim`` for an empty tensor.
     """
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("amax", dim, keepdim, axis, keepdims, (), False)
     if not isinstance(input, Tensor):
         raise tensor_expected("amax", input)
     return _amax_amin(Amax, "amax", input, dim, keepdim)
 
 
-def amin(input, dim=(), keepdim=False):
+def amin(input, dim=(), keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """Smallest elements over ``dim`` (all dims by default). Mirrors ``torch.amin``."""
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("amin", dim, keepdim, axis, keepdims, (), False)
     if not isinstance(input, Tensor):
         raise tensor_expected("amin", input)
     return _amax_amin(Amin, "amin", input, dim, keepdim)
@@ -726,24 +761,28 @@ def _arg(input, dim, keepdim, largest):
     return wrap(_reduced(r.astype(np.int64)))
 
 
-def argmax(input, dim=None, keepdim=False):
+def argmax(input, dim=None, keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """Index of the largest element (in the flattened tensor, or along ``dim``); int64; the first one of
     ties. Mirrors ``torch.argmax``.
 
     Raises:
         RuntimeError: a bool tensor. IndexError: no elements to choose from, ``dim`` out of range.
     """
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("argmax", dim, keepdim, axis, keepdims)
     if not isinstance(input, Tensor):
         raise tensor_expected("argmax", input)
     return _arg(input, dim, keepdim, True)
 
 
-def argmin(input, dim=None, keepdim=False):
+def argmin(input, dim=None, keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """Index of the smallest element; int64. Mirrors ``torch.argmin``.
 
     Raises:
         RuntimeError: a bool tensor. IndexError: no elements to choose from, ``dim`` out of range.
     """
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("argmin", dim, keepdim, axis, keepdims)
     if not isinstance(input, Tensor):
         raise tensor_expected("argmin", input)
     return _arg(input, dim, keepdim, False)
@@ -786,21 +825,25 @@ def _var_std(op, input, dim, unbiased, keepdim, correction, name):
     return D.record(op, (input,), (x,), {"axes": axes, "correction": corr, "keepdim": keepdim})
 
 
-def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def var(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """Variance (with Bessel's correction, dividing by N-1, unless ``correction=0``). Mirrors ``torch.var``.
 
     Raises:
         RuntimeError: on integer tensors.
     """
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("var", dim, keepdim, axis, keepdims)
     return _var_std(Var, input, dim, unbiased, keepdim, correction, "var")
 
 
-def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None):
+def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """Standard deviation (N-1 in the denominator by default). Mirrors ``torch.std``.
 
     Raises:
         RuntimeError: on integer tensors.
     """
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("std", dim, keepdim, axis, keepdims)
     return _var_std(Std, input, dim, unbiased, keepdim, correction, "std")
 
 
@@ -815,18 +858,24 @@ def _truth(name, reduce, input, dim, keepdim):
     return wrap(_reduced(out.astype(np.uint8) if x.dtype == np.uint8 else out))   # uint8 stays uint8
 
 
-def all(input, dim=None, keepdim=False):
+def all(input, dim=None, keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """True if every element is non-zero (along ``dim``); a bool tensor (uint8 for uint8). Mirrors ``torch.all``."""
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("all", dim, keepdim, axis, keepdims)
     return _truth("all", lambda a, **kw: a.all(**kw), input, dim, keepdim)
 
 
-def any(input, dim=None, keepdim=False):
+def any(input, dim=None, keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """True if some element is non-zero (along ``dim``); a bool tensor (uint8 for uint8). Mirrors ``torch.any``."""
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("any", dim, keepdim, axis, keepdims)
     return _truth("any", lambda a, **kw: a.any(**kw), input, dim, keepdim)
 
 
-def count_nonzero(input, dim=None):
+def count_nonzero(input, dim=None, *, axis=_NOT_GIVEN):
     """Number of non-zero elements (along ``dim``); int64. Mirrors ``torch.count_nonzero``."""
+    if axis is not _NOT_GIVEN:
+        dim = _numpy_names("count_nonzero", dim, False, axis, _NOT_GIVEN)[0]
     if not isinstance(input, Tensor):
         raise tensor_expected("count_nonzero", input)
     x = input._data
@@ -867,8 +916,12 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
     return D.record(VectorNorm, (input,), (x,), {"ord": ord, "axes": axes, "keepdim": keepdim})
 
 
-def cumsum(input, dim, *, dtype=None):
+def cumsum(input, dim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN):
     """Running sums along ``dim``. Mirrors ``torch.cumsum``."""
+    if axis is not _NOT_GIVEN:
+        dim = _numpy_names("cumsum", dim, False, axis, _NOT_GIVEN, _NOT_GIVEN)[0]
+    if dim is _NOT_GIVEN:
+        raise _missing_dim("cumsum")
     if not isinstance(input, Tensor) or not _is_int(dim):
         raise wrong_arguments("cumsum", input, dim)
     x = input._data
@@ -878,8 +931,12 @@ def cumsum(input, dim, *, dtype=None):
     return D.record(CumSum, (input,), (x,), {"axis": wrap_dim(dim, x.ndim)})
 
 
-def logsumexp(input, dim, keepdim=False):
+def logsumexp(input, dim=_NOT_GIVEN, keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
     """``log(sum(exp(input)))`` along ``dim``, computed without overflow. Mirrors ``torch.logsumexp``."""
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names("logsumexp", dim, keepdim, axis, keepdims, _NOT_GIVEN, False)
+    if dim is _NOT_GIVEN:
+        raise _missing_dim("logsumexp")
     if not isinstance(input, Tensor):
         raise tensor_expected("logsumexp", input)
     x = input._data

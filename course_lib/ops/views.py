@@ -606,6 +606,16 @@ def movedim(input, source, destination):
     return view_op(Permute, input, {"dims": tuple(order)})
 
 
+_NOT_GIVEN = object()          # axis= (NumPy's name for dim=) not given
+
+
+def _axis_for_dim(name, dim, dim_default, axis):
+    """``axis=`` for ``dim=`` (PyTorch accepts NumPy's name); given both, the alias is unexpected."""
+    if dim is not dim_default:
+        raise TypeError(f"{name}() got an unexpected keyword argument 'axis'")
+    return axis
+
+
 def squeeze(input, *dim, **kwargs):
     """Remove dimensions of size 1: all of them, or only those in ``dim`` (an int, a tuple, or several ints).
     A view. Mirrors ``torch.squeeze``.
@@ -619,6 +629,8 @@ def squeeze(input, *dim, **kwargs):
     if not isinstance(input, Tensor):
         raise tensor_expected("squeeze", input)
     x = input._data
+    if "axis" in kwargs and "dim" not in kwargs and not dim:     # NumPy's name, as PyTorch accepts it
+        kwargs["dim"] = kwargs.pop("axis")
     if "dim" in kwargs:
         dim = (kwargs.pop("dim"),)
     if kwargs:
@@ -640,14 +652,18 @@ def squeeze(input, *dim, **kwargs):
     return view_op(SqueezeDim, input, {"axes": axes})
 
 
-def unsqueeze(input, dim):
-    """Insert a dimension of size 1 at ``dim``: ``(3,)`` -> ``(1, 3)`` or ``(3, 1)``. A view.
+def unsqueeze(input, dim=_NOT_GIVEN, *, axis=_NOT_GIVEN):
+    """Insert a dimension of size 1 at ``dim`` (or ``axis=``): ``(3,)`` -> ``(1, 3)`` or ``(3, 1)``. A view.
 
     Mirrors ``torch.unsqueeze``.
 
     Raises:
         IndexError: ``dim`` outside ``[-ndim-1, ndim]``.
     """
+    if axis is not _NOT_GIVEN:
+        dim = _axis_for_dim("unsqueeze", dim, _NOT_GIVEN, axis)
+    if dim is _NOT_GIVEN:
+        raise TypeError('unsqueeze() missing 1 required positional arguments: "dim"')
     if not isinstance(input, Tensor):
         raise tensor_expected("unsqueeze", input)
     n = input._data.ndim + 1
@@ -972,15 +988,24 @@ def _common(tensors, name):
     return [x._data.astype(dt.numpy_dtype, copy=False) for x in tensors]
 
 
-def cat(tensors, dim=0):
+def cat(tensors, dim=_NOT_GIVEN, *, axis=_NOT_GIVEN):
     """Join tensors along an existing dimension (all other sizes must match). Mirrors ``torch.cat``.
 
+    ``axis=`` is accepted for ``dim=``, as in PyTorch.
+
     Raises:
-        RuntimeError: different numbers of dims or mismatched sizes (PyTorch's messages).
+        RuntimeError: a 0-d tensor, different numbers of dims or mismatched sizes (PyTorch's messages).
         ValueError: an empty list.
     """
+    if dim is _NOT_GIVEN:
+        dim = 0 if axis is _NOT_GIVEN else axis
+    elif axis is not _NOT_GIVEN:
+        raise TypeError("cat() got an unexpected keyword argument 'axis'")
     arrays = _common(tensors, "cat")
     tensors = list(tensors)
+    for i, a in enumerate(arrays):
+        if a.ndim == 0:
+            raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
     ref = next((a for a in arrays if not (a.ndim == 1 and a.shape[0] == 0)), arrays[0])
     d = wrap_dim(dim, ref.ndim)
     keep_t, keep_a = [], []
@@ -1001,12 +1026,16 @@ def cat(tensors, dim=0):
 concat = concatenate = cat
 
 
-def stack(tensors, dim=0):
-    """Join same-shaped tensors along a new dimension ``dim``. Mirrors ``torch.stack``.
+def stack(tensors, dim=_NOT_GIVEN, *, axis=_NOT_GIVEN):
+    """Join same-shaped tensors along a new dimension ``dim`` (or ``axis=``). Mirrors ``torch.stack``.
 
     Raises:
         RuntimeError: tensors of different shapes (PyTorch's message).
     """
+    if dim is _NOT_GIVEN:
+        dim = 0 if axis is _NOT_GIVEN else axis
+    elif axis is not _NOT_GIVEN:
+        raise TypeError("stack() got an unexpected keyword argument 'axis'")
     arrays = _common(tensors, "stack")
     tensors = list(tensors)
     for i, a in enumerate(arrays[1:], 1):
