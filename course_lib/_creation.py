@@ -341,12 +341,15 @@ def _factory(fill, size, name, dtype, device, requires_grad):
     dt = _keywords(name, dtype, requires_grad) or _dtype.get_default_dtype()
     shape = parse_size(size, name)
     xp = module_for(resolve(device))
-    if fill is None:
-        array = xp.empty(shape, dtype=dt.numpy_dtype)
-    elif fill == 0:
-        array = xp.zeros(shape, dtype=dt.numpy_dtype)
-    else:
-        array = xp.ones(shape, dtype=dt.numpy_dtype)
+    try:
+        if fill is None:
+            array = xp.empty(shape, dtype=dt.numpy_dtype)
+        elif fill == 0:
+            array = xp.zeros(shape, dtype=dt.numpy_dtype)
+        else:
+            array = xp.ones(shape, dtype=dt.numpy_dtype)
+    except (MemoryError, ValueError):
+        raise allocation_error(shape, dt.itemsize) from None
     return _finish(array, None if xp is np else device, requires_grad)
 
 
@@ -413,7 +416,11 @@ def full(size=_MISSING, fill_value=_MISSING, *, out=None, dtype=None, layout=Non
     shape = parse_size((size,), "full", _FULL)
     dt = dt or _infer_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     xp = module_for(resolve(device))
-    array = xp.full(shape, _fill_value(fill_value, dt, math.prod(shape)), dtype=dt.numpy_dtype)
+    value = _fill_value(fill_value, dt, math.prod(shape))
+    try:
+        array = xp.full(shape, value, dtype=dt.numpy_dtype)
+    except (MemoryError, ValueError):
+        raise allocation_error(shape, dt.itemsize) from None
     return _finish(array, None if xp is np else device, requires_grad)
 
 
@@ -558,21 +565,45 @@ def arange(*args, start=_MISSING, end=_MISSING, step=_MISSING, out=None, dtype=N
         raise RuntimeError("upper bound and lower bound inconsistent with step sign")
     if dt._kind == "f":
         # values in double precision, rounded once to the dtype, as PyTorch computes them
-        n = math.ceil((fend - fstart) / fstep)
-        with np.errstate(over="ignore"):
-            values = (fstart + fstep * np.arange(n, dtype=np.float64)).astype(dt.numpy_dtype)
+        n = _checked_count(math.ceil((fend - fstart) / fstep))
+        try:
+            with np.errstate(over="ignore"):
+                values = (fstart + fstep * np.arange(n, dtype=np.float64)).astype(dt.numpy_dtype)
+        except (MemoryError, ValueError):
+            raise allocation_error((n,), dt.itemsize) from None
     else:
         istart, iend, istep = int(fstart), int(fend), int(fstep)    # truncated toward zero
         if dt is _dtype.int64:
+            if not all(-2**63 <= v < 2**63 for v in (start, end, step) if isinstance(v, (int, np.integer))):
+                raise RuntimeError("value cannot be converted to type int64_t without overflow")
             if istep == 0:
                 raise ValueError("step must be nonzero")
             sign = 1 if istep > 0 else -1
-            n = _c_div(iend - istart + istep - sign, istep)
+            n = _checked_count(_c_div(iend - istart + istep - sign, istep))
         else:
-            n = math.ceil((fend - fstart) / fstep)
-        values = (istart + istep * np.arange(n, dtype=np.int64)).astype(dt.numpy_dtype)
+            n = _checked_count(math.ceil((fend - fstart) / fstep))
+        try:
+            values = (istart + istep * np.arange(n, dtype=np.int64)).astype(dt.numpy_dtype)
+        except (MemoryError, ValueError):
+            raise allocation_error((n,), dt.itemsize) from None
     xp = module_for(resolve(device))
     return _finish(values, device if xp is not np else None, requires_grad)
+
+
+def _checked_count(n):
+    """The number of values of a range, checked as PyTorch checks it (at most the largest int64)."""
+    if n > 2**63 - 1:
+        raise RuntimeError("invalid size, possible overflow?")
+    return n
+
+
+def allocation_error(shape, itemsize):
+    """PyTorch's error for a tensor too large to allocate (where NumPy raises MemoryError or ValueError)."""
+    nbytes = math.prod(shape) * itemsize
+    if nbytes > 2**63 - 1:
+        return RuntimeError(f"Storage size calculation overflowed with sizes=[{', '.join(map(str, shape))}]")
+    return RuntimeError("[enforce fail at alloc_cpu.cpp:127] err == 0. DefaultCPUAllocator: can't allocate memory: "
+                        f"you tried to allocate {nbytes} bytes. Error code 12 (Cannot allocate memory)")
 
 
 def _c_div(a, b):

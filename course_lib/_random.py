@@ -22,11 +22,13 @@ CUDA tensors are drawn on the CPU and moved: PyTorch's CUDA generator is
 another algorithm, so their values differ from PyTorch's.
 """
 
+import math
+
 import numpy as np
 
 from . import _dtype
 from ._arguments import Signature, invalid_arguments, type_name
-from ._creation import _MISSING, _finish, _keywords, parse_size, size_keyword
+from ._creation import _MISSING, _finish, _keywords, allocation_error, parse_size, size_keyword
 from ._tensor import Tensor
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "rand", "randn",
@@ -255,7 +257,10 @@ def rand(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=Non
     if size is not _MISSING:
         sizes = size_keyword("rand", sizes, size, _size_signatures())
     shape = parse_size(sizes, "rand", _size_signatures())
-    values = _rng(generator).uniform(int(np.prod(shape)), dt)
+    try:
+        values = _rng(generator).uniform(math.prod(shape), dt)
+    except (MemoryError, ValueError, OverflowError):
+        raise allocation_error(shape, dt.itemsize) from None
     return _draw(values, shape, device, requires_grad)
 
 
@@ -271,7 +276,10 @@ def randn(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=No
     if size is not _MISSING:
         sizes = size_keyword("randn", sizes, size, _size_signatures())
     shape = parse_size(sizes, "randn", _size_signatures())
-    values = _rng(generator).normal(int(np.prod(shape)), dt)
+    try:
+        values = _rng(generator).normal(math.prod(shape), dt)
+    except (MemoryError, ValueError, OverflowError):
+        raise allocation_error(shape, dt.itemsize) from None
     return _draw(values, shape, device, requires_grad)
 
 

@@ -167,3 +167,49 @@ OUT_SNIPPETS.append("r = torch.ones(2, 2, requires_grad=True); o = torch.empty(2
 @pytest.mark.parametrize("code", OUT_SNIPPETS)
 def test_out_as_pytorch(code):
     assert_same(code)
+
+
+ERROR_SNIPPETS = cases("""
+# cat of 0-d tensors, gather's index checks, ranges and tensors too large to exist
+torch.cat([torch.tensor(1.), torch.tensor(2.)])
+torch.cat([torch.ones(2), torch.tensor(1.)])
+torch.cat([torch.ones(2), torch.ones(2, 2), torch.tensor(1.)])
+torch.cat([torch.tensor(1.)], dim=5)
+t = torch.tensor([[1, 2, 3], [4, 5, 6]]); torch.gather(t, 1, torch.tensor([[0], [3]]))
+t = torch.tensor([[1, 2, 3], [4, 5, 6]]); torch.gather(t, 1, torch.tensor([[-1], [0]]))
+t = torch.tensor([[1, 2, 3], [4, 5, 6]]); torch.gather(t, 0, torch.tensor([[2, 0, 0]]))
+t = torch.tensor([[1, 2, 3], [4, 5, 6]]); torch.gather(t, 1, torch.tensor([[0.]]))
+t = torch.tensor([[1, 2, 3], [4, 5, 6]]); torch.gather(t, 1, torch.tensor([0]))
+t = torch.tensor([[1, 2, 3], [4, 5, 6]]); torch.gather(t, 1, torch.tensor([[0, 0, 0, 0]]))
+t = torch.tensor([[1, 2, 3], [4, 5, 6]]); torch.gather(t, 1, torch.tensor([[0, 1], [1, 0], [0, 0]]))
+t = torch.tensor([[1, 2, 3], [4, 5, 6]]); torch.gather(t, 1, torch.tensor([[0, 1]], dtype=torch.int32))
+t = torch.tensor([[1, 2, 3], [4, 5, 6]]); torch.gather(t, 1, torch.zeros(0, dtype=torch.long).view(0, 1))
+print(torch.gather(torch.tensor(5.), 0, torch.tensor(0)), torch.gather(torch.tensor(5.), 0, torch.tensor([0, 0])))
+torch.gather(torch.tensor(5.), 0, torch.tensor(1))
+x = torch.arange(6.).view(2, 3).requires_grad_(); y = x.gather(1, torch.tensor([[2, 0]])); y.sum().backward(); y, x.grad
+torch.arange(0, 1e20, 1)
+torch.arange(1e19)
+torch.arange(0, 10**19)
+torch.arange(0, 2**62, 1)
+torch.arange(0, 1e18, 1)
+torch.zeros(2**62)
+torch.zeros(2**40, 2**40)
+torch.ones(10**15)
+torch.full((10**15,), 2.)
+torch.rand(10**15)
+torch.randn(2**62)
+# inf and nan come silently, as in PyTorch (no NumPy RuntimeWarning)
+print(torch.tensor([1., 0., -1.]) / 0, torch.tensor(0.) / torch.tensor(0.), torch.tensor([1.]) // 0)
+print(torch.tensor([1.]) % 0, torch.tensor([10.]) ** 1000, torch.log(torch.tensor([0., -1.])))
+print(torch.tensor([1e38, 1e38]).prod(), torch.tensor([[1e38, 1e38]]).prod(1), torch.tensor([1e38]) * 10)
+print(torch.tensor([]).mean(), torch.zeros(0, 3).mean(0), torch.tensor([2**62]) * 4, torch.tensor([1e3]).exp())
+inf = torch.tensor([float('inf')]); print(inf - inf, inf * 0, torch.tensor([-8.]) ** 0.5, torch.tensor([-1.]).sqrt())
+print(torch.tensor([7e4]).half(), torch.tensor([1e300], dtype=torch.float64).float(), torch.tensor([0.]).reciprocal())
+x = torch.tensor([0., 1.], requires_grad=True); (x ** 0.5).sum().backward(); print(x.grad)
+x = torch.tensor([0.], requires_grad=True); x.log().sum().backward(); print(x.grad)
+""")
+
+
+@pytest.mark.parametrize("code", ERROR_SNIPPETS)
+def test_errors_and_silent_inf_as_pytorch(code):
+    assert_same(code)

@@ -762,6 +762,8 @@ class Gather(Op):
     def forward(ctx, a, index, axis):
         ctx.save_for_backward(index, a)
         ctx.shape, ctx.axis = a.shape, axis
+        if index.shape != a.shape:      # an index smaller than a in the other dims reads only its corner
+            a = a[tuple(slice(None) if k == axis else slice(0, n) for k, n in enumerate(index.shape))]
         return backend_of(a).take_along_axis(a, index, axis=axis)
 
     def backward(ctx, grad):
@@ -782,8 +784,31 @@ def gather(input, dim, index):
     if not (isinstance(index, Tensor) and isinstance(dim, int)):
         raise invalid_arguments("gather", _GATHER, (dim, index))
     D.check_devices("gather", (("self", input), ("index", index)))
-    d = wrap_dim(dim, input._data.ndim)
-    return D.record(Gather, (input,), (input._data,), {"index": index._data, "axis": d})
+    x, ix = input._data, index._data
+    d = wrap_dim(dim, x.ndim)
+    _check_gather_index(x, ix, d)
+    if x.ndim == 0 or ix.ndim == 0:             # 0-d tensors count as 1-d, as in PyTorch
+        out = gather(input.reshape(-1), 0, index.reshape(-1))
+        return out.reshape(index.shape)
+    return D.record(Gather, (input,), (x,), {"index": ix, "axis": d})
+
+
+def _check_gather_index(x, ix, d):
+    """PyTorch's checks of a gather index: dtype, number of dims, sizes, bounds (its messages)."""
+    if ix.dtype not in (np.int64, np.int32):
+        raise RuntimeError("gather(): Expected dtype int32/int64 for index")
+    if max(ix.ndim, 1) != max(x.ndim, 1):
+        raise RuntimeError("Index tensor must have the same number of dimensions as input tensor")
+    for k in range(ix.ndim):
+        if k != d and ix.shape[k] > x.shape[k]:
+            raise RuntimeError(f"Size does not match at dimension {k} expected index [{', '.join(map(str, ix.shape))}]"
+                               f" to be no larger than self [{', '.join(map(str, x.shape))}] apart from dimension {d}")
+    if ix.size:
+        n = x.shape[d] if x.ndim else 1
+        bad = (ix < 0) | (ix >= n)
+        if bad.any():
+            value = int(ix.reshape(-1)[int(bad.reshape(-1).argmax())])
+            raise RuntimeError(f"index {value} is out of bounds for dimension {d} with size {n}")
 
 
 def nonzero(input, *, as_tuple=False):

@@ -259,7 +259,8 @@ class Prod(Op):
     saved_names = ("self", "result")
 
     def forward(ctx, a, dtype=None):
-        result = D.as_array(a.prod(dtype=a.dtype))
+        with np.errstate(over="ignore", invalid="ignore"):     # inf, silently, as in PyTorch
+            result = D.as_array(a.prod(dtype=a.dtype))
         ctx.save_for_backward(a, result)
         return result
 
@@ -273,7 +274,8 @@ class ProdDim(Op):
     saved_names = ("self", "result")
 
     def forward(ctx, a, axis, keepdim, dtype=None):
-        result = _reduced(a.prod(axis=axis, keepdims=keepdim, dtype=a.dtype))
+        with np.errstate(over="ignore", invalid="ignore"):
+            result = _reduced(a.prod(axis=axis, keepdims=keepdim, dtype=a.dtype))
         ctx.save_for_backward(a, result)
         ctx.axis, ctx.keepdim = axis, keepdim
         return result
