@@ -727,8 +727,15 @@ def legacy_new(dt, args, kwargs, cls=Tensor):
         return _finish(np.empty(shape, dtype=dt.numpy_dtype), device, False)
     if not _is_sequence(a):
         raise TypeError(f"new(): data must be a sequence (got {type_name(a)})")
-    if isinstance(a, np.ndarray) and a.dtype == dt.numpy_dtype and resolve(device).type == "cpu":
-        return as_tensor(a)
+    if isinstance(a, np.ndarray):
+        if a.dtype == dt.numpy_dtype and resolve(device).type == "cpu":
+            return as_tensor(a)
+        if a.dtype.name not in _dtype._TORCH_ONLY:      # uint16 ... PyTorch converts: so does course_lib
+            _dtype.from_numpy_dtype(a.dtype)            # PyTorch's errors: byte order, strings, objects
+        elif a.dtype.kind == "c":
+            warnings.warn("Casting complex values to real discards the imaginary part (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)", UserWarning, stacklevel=3)
+            a = a.real
     array, _ = _data_to_array(a, dt)
     return _finish(array, device, False)
 

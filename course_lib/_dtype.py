@@ -118,20 +118,38 @@ def _from_name(name):
     return _BY_NAME[name]
 
 
+_TORCH_ONLY = ("uint16", "uint32", "uint64", "complex64", "complex128")     # PyTorch has them, course_lib not
+
+
 def from_numpy_dtype(np_dtype):
     """Return the course_lib dtype stored as ``np_dtype``.
 
     Raises:
-        TypeError: for NumPy dtypes course_lib has no counterpart for, with
-            the message ``torch.from_numpy`` gives.
+        ValueError: a non-native byte order (PyTorch's message).
+        TypeError: for NumPy dtypes PyTorch has no counterpart for, with
+            the message ``torch.from_numpy`` gives; for those PyTorch has and
+            course_lib has not (uint16/32/64, complex), course_lib's own message.
     """
     try:
-        return _BY_NUMPY[np.dtype(np_dtype)]
+        return _BY_NUMPY[np_dtype]
     except (KeyError, TypeError):
+        pass
+    dt = np.dtype(np_dtype)
+    if dt in _BY_NUMPY:
+        return _BY_NUMPY[dt]
+    native = dt.newbyteorder("=")
+    if not dt.isnative and (native in _BY_NUMPY or native.name in _TORCH_ONLY):
+        raise ValueError("given numpy array has byte order different from the native byte order. Conversion "
+                         "between byte orders is currently not supported.")
+    if dt.name in _TORCH_ONLY:
         raise TypeError(
-            f"can't convert np.ndarray of type numpy.{np.dtype(np_dtype).type.__name__}. The only "
-            "supported types are: float64, float32, float16, complex64, complex128, int64, "
-            "int32, int16, int8, uint64, uint32, uint16, uint8, and bool.") from None
+            f"course_lib does not support NumPy arrays of type numpy.{dt.name} (PyTorch gives torch.{dt.name}). "
+            "course_lib's dtypes are float64, float32, float16, int64, int32, int16, int8, uint8 and bool: "
+            "convert the array first, e.g. a.astype(np.int64) or a.astype(np.float64) (a.real for complex values).")
+    raise TypeError(
+        f"can't convert np.ndarray of type numpy.{dt.type.__name__}. The only "
+        "supported types are: float64, float32, float16, complex64, complex128, int64, "
+        "int32, int16, int8, uint64, uint32, uint16, uint8, and bool.") from None
 
 
 def from_legacy_name(name):

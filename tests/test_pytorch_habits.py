@@ -213,3 +213,42 @@ x = torch.tensor([0.], requires_grad=True); x.log().sum().backward(); print(x.gr
 @pytest.mark.parametrize("code", ERROR_SNIPPETS)
 def test_errors_and_silent_inf_as_pytorch(code):
     assert_same(code)
+
+
+NUMPY_SNIPPETS = cases("""
+# NumPy arrays of a non-native byte order, or of types PyTorch has no dtype for
+torch.from_numpy(np.zeros(2, dtype='>f4'))
+torch.tensor(np.zeros(2, dtype='>i8'))
+torch.as_tensor(np.zeros(2, dtype='>f8'))
+torch.Tensor(np.zeros(2, dtype='>f4'))
+torch.from_numpy(np.array([1, 'a'], dtype=object))
+torch.tensor(np.zeros(2, dtype='U3'))
+torch.Tensor(np.zeros(2, dtype='U3'))
+torch.Tensor(np.zeros(2, dtype='datetime64[s]'))
+torch.Tensor(np.zeros(2, dtype=np.longdouble))
+torch.Tensor(np.zeros(2, dtype='S2'))
+# torch.Tensor converts the types course_lib lacks (uint16 ...) to float32, as PyTorch does
+torch.Tensor(np.arange(3, dtype=np.uint16))
+torch.Tensor(np.array([1 + 2j, 3 - 1j]))
+""")
+
+
+@pytest.mark.parametrize("code", NUMPY_SNIPPETS)
+def test_numpy_dtypes_as_pytorch(code):
+    assert_same(code)
+
+
+@pytest.mark.parametrize("np_dtype", ["uint16", "uint32", "uint64", "complex64", "complex128"])
+@pytest.mark.parametrize("factory", ["from_numpy", "tensor", "as_tensor"])
+def test_dtypes_pytorch_has_and_course_lib_lacks_are_named(np_dtype, factory):
+    import numpy as np
+
+    import course_lib
+    with pytest.raises(TypeError) as info:
+        getattr(course_lib, factory)(np.zeros(2, dtype=np_dtype))
+    message = str(info.value)
+    assert message.startswith(f"course_lib does not support NumPy arrays of type numpy.{np_dtype} "
+                              f"(PyTorch gives torch.{np_dtype}).")
+    assert "float64, float32, float16, int64, int32, int16, int8, uint8 and bool" in message
+    with pytest.raises(TypeError, match=f"numpy.{np_dtype}"):
+        course_lib.tensor(np.zeros(2, dtype=np_dtype)[0])
