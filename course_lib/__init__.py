@@ -22,10 +22,12 @@ from . import (
     _dtype,
     _methods,  # noqa: F401 - attaches the operations to Tensor
     autograd,
+    backends,
     cuda,
     nn,
     optim,
 )
+from ._arguments import missing_attribute as _missing_attribute
 from ._creation import (
     BoolTensor,
     ByteTensor,
@@ -279,3 +281,6 @@ def set_num_threads(n):
     """Accepted for compatibility; course_lib leaves BLAS threading to NumPy."""
     return None
 
+
+def __getattr__(name):                   # only for names the module does not have
+    raise _missing_attribute("course_lib", name)

@@ -20,7 +20,8 @@ way PyTorch does (``zeros(2, 3)``, ``zeros((2, 3))``, ``zeros([2, 3])``).
 
 import numpy as np
 
-__all__ = ["Signature", "invalid_arguments", "int_list", "tensor_expected", "type_name", "wrong_arguments"]
+__all__ = ["Signature", "invalid_arguments", "int_list", "missing_attribute", "tensor_expected", "type_name",
+           "wrong_arguments"]
 
 
 def type_name(obj):
@@ -362,3 +363,19 @@ def int_list(name, pname, args, position=1):
             raise TypeError(f"{name}(): argument '{pname}' failed to unpack the object at pos {i + 1} with error "
                             f"\"type must be tuple of ints,but got {type_name(s)}\"")
     return tuple(out)
+
+
+def missing_attribute(module, name):
+    """The AttributeError for a name that a course_lib module lacks, with a hint (course_lib is a subset).
+
+    ``module`` is the module's name (``"course_lib.nn"``); the hint names the
+    PyTorch counterpart (``torch.nn.X``).  Python's own probes (dunder names)
+    get the plain message.
+    """
+    message = f"module '{module}' has no attribute '{name}'"
+    if name.startswith("__"):
+        return AttributeError(message)
+    torch_name = "torch" + module[len("course_lib"):] + "." + name
+    return AttributeError(f"{message}. Note: course_lib implements only the part of PyTorch this course uses, so "
+                          f"{torch_name} may exist in real PyTorch although course_lib lacks it.")
+

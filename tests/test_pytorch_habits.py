@@ -252,3 +252,33 @@ def test_dtypes_pytorch_has_and_course_lib_lacks_are_named(np_dtype, factory):
     assert "float64, float32, float16, int64, int32, int16, int8, uint8 and bool" in message
     with pytest.raises(TypeError, match=f"numpy.{np_dtype}"):
         course_lib.tensor(np.zeros(2, dtype=np_dtype)[0])
+
+
+MODULE_SNIPPETS = cases("""
+print(torch.backends.mps.is_available(), torch.backends.mps.is_built(), torch.backends.cudnn.is_available())
+print(torch.backends.cudnn.version(), torch.backends.cudnn.enabled, torch.backends.cudnn.deterministic)
+torch.backends.cudnn.benchmark = True; print(torch.backends.cudnn.benchmark)
+device = 'cuda' if torch.cuda.is_available() else 'mps' if torch.backends.mps.is_available() else 'cpu'; device
+torch.ones(2, 3).max(1).shape
+print(hasattr(torch, 'no_such_function'), getattr(torch, 'no_such_function', 'absent'))
+""")
+
+
+@pytest.mark.parametrize("code", MODULE_SNIPPETS)
+def test_modules_as_pytorch(code):
+    assert_same(code)
+
+
+def test_missing_names_say_course_lib_is_a_subset():
+    import course_lib
+    for module, name, torch_name in [(course_lib, "fft", "torch.fft"),
+                                     (course_lib.nn, "CrossEntropyLoss", "torch.nn.CrossEntropyLoss")]:
+        with pytest.raises(AttributeError) as info:
+            getattr(module, name)
+        assert str(info.value) == (
+            f"module '{module.__name__}' has no attribute '{name}'. Note: course_lib implements only the part of "
+            f"PyTorch this course uses, so {torch_name} may exist in real PyTorch although course_lib lacks it.")
+    with pytest.raises(AttributeError, match=r"^module 'course_lib' has no attribute '__wrapped__'$"):
+        course_lib.__wrapped__
+    with pytest.raises(ImportError):
+        from course_lib import no_such_name  # noqa: F401

@@ -15,3 +15,9 @@ from .module import Module
 from .parameter import Parameter
 
 __all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential", "MSELoss", "Identity", "functional", "init"]
+
+
+def __getattr__(name):                   # only for names the module does not have
+    from .._arguments import missing_attribute
+    raise missing_attribute("course_lib.nn", name)
+

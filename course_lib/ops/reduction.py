@@ -52,6 +52,9 @@ class _ReturnType(tuple):
     def __repr__(self):
         return f"torch.return_types.{self._name}(\nvalues={self[0]!r},\nindices={self[1]!r})"
 
+    def __getattr__(self, name):          # only for attributes it lacks: PyTorch's message names the full type
+        raise AttributeError(f"'torch.return_types.{self._name}' object has no attribute '{name}'")
+
 
 def _return_type(name):
     return type(name, (_ReturnType,), {"_name": name, "__slots__": (), "__module__": "torch.return_types"})
