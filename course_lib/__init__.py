@@ -213,6 +213,7 @@ from .ops.reduction import (
     sum,
     var,
 )
+from .ops.softmax import log_softmax, softmax
 from .ops.views import (
     as_strided,
     broadcast_shapes,

@@ -23,6 +23,7 @@ from .ops import indexing as I
 from .ops import linalg as L
 from .ops import math as M
 from .ops import reduction as R
+from .ops import softmax as S
 from .ops import views as V
 
 # ---------------------------------------------------------------------------
@@ -44,6 +45,7 @@ _SAME_AS_FUNCTION = {
         "clone", "narrow", "select", "unbind", "split", "chunk", "flip", "as_strided"],
     L: ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner"],
     I: ["index_select", "masked_fill", "masked_select", "gather", "nonzero"],
+    S: ["softmax", "log_softmax"],
 }
 
 for _module, _names in _SAME_AS_FUNCTION.items():

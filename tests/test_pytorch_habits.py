@@ -5,7 +5,16 @@ printed output, exception type and message, and warnings must be the same.
 """
 
 import pytest
-from torch_compare import assert_same, cases
+from torch_compare import assert_same, cases, outcome
+
+import course_lib
+
+
+def _same(code):
+    """course_lib prints, raises and warns as PyTorch does, and the snippet itself is sound (no NameError)."""
+    assert_same(code)
+    exc = outcome(code, course_lib)[1]
+    assert exc is None or exc[0] != "NameError", exc
 
 SNIPPETS = {
     # iterating a tensor is iter(t.unbind(0)), as in PyTorch
@@ -25,7 +34,7 @@ SNIPPETS = {
 
 @pytest.mark.parametrize("name", sorted(SNIPPETS))
 def test_same_as_pytorch(name):
-    assert_same(SNIPPETS[name])
+    _same(SNIPPETS[name])
 
 
 TYPE_SNIPPETS = {
@@ -56,7 +65,7 @@ TYPE_SNIPPETS = {
 
 @pytest.mark.parametrize("name", sorted(TYPE_SNIPPETS))
 def test_types_and_copies_as_pytorch(name):
-    assert_same(TYPE_SNIPPETS[name])
+    _same(TYPE_SNIPPETS[name])
 
 
 def test_type_names():
@@ -92,7 +101,7 @@ INPLACE_SNIPPETS = {
 
 @pytest.mark.parametrize("name", sorted(INPLACE_SNIPPETS))
 def test_inplace_with_itself_as_pytorch(name):
-    assert_same(INPLACE_SNIPPETS[name])
+    _same(INPLACE_SNIPPETS[name])
 
 
 ALIAS_SNIPPETS = cases("""
@@ -139,7 +148,7 @@ torch.randint(low=0, high=0, size=(2,))
 
 @pytest.mark.parametrize("code", ALIAS_SNIPPETS)
 def test_keyword_aliases_as_pytorch(code):
-    assert_same(code)
+    _same(code)
 
 
 OUT_SNIPPETS = cases("""
@@ -166,7 +175,7 @@ OUT_SNIPPETS.append("r = torch.ones(2, 2, requires_grad=True); o = torch.empty(2
 
 @pytest.mark.parametrize("code", OUT_SNIPPETS)
 def test_out_as_pytorch(code):
-    assert_same(code)
+    _same(code)
 
 
 ERROR_SNIPPETS = cases("""
@@ -212,7 +221,7 @@ x = torch.tensor([0.], requires_grad=True); x.log().sum().backward(); print(x.gr
 
 @pytest.mark.parametrize("code", ERROR_SNIPPETS)
 def test_errors_and_silent_inf_as_pytorch(code):
-    assert_same(code)
+    _same(code)
 
 
 NUMPY_SNIPPETS = cases("""
@@ -235,7 +244,7 @@ torch.Tensor(np.array([1 + 2j, 3 - 1j]))
 
 @pytest.mark.parametrize("code", NUMPY_SNIPPETS)
 def test_numpy_dtypes_as_pytorch(code):
-    assert_same(code)
+    _same(code)
 
 
 @pytest.mark.parametrize("np_dtype", ["uint16", "uint32", "uint64", "complex64", "complex128"])
@@ -266,7 +275,7 @@ print(hasattr(torch, 'no_such_function'), getattr(torch, 'no_such_function', 'ab
 
 @pytest.mark.parametrize("code", MODULE_SNIPPETS)
 def test_modules_as_pytorch(code):
-    assert_same(code)
+    _same(code)
 
 
 def test_missing_names_say_course_lib_is_a_subset():
@@ -282,3 +291,58 @@ def test_missing_names_say_course_lib_is_a_subset():
         getattr(course_lib, "__wrapped__")  # noqa: B009
     with pytest.raises(ImportError):
         from course_lib import no_such_name  # noqa: F401
+
+
+SOFTMAX_SNIPPETS = cases("""
+x = torch.tensor([[1., 2, 3], [1, 1, 1]]).requires_grad_(); y = torch.softmax(x, 1); print(y, y.grad_fn.name())
+x = torch.tensor([[1., 2, 3], [1, 1, 1]]).requires_grad_(); (x.softmax(1) * torch.arange(3.)).sum().backward(); x.grad
+x = torch.tensor([[1., 2, 3], [1, 1, 1]]).requires_grad_(); z = x.log_softmax(dim=-1); print(z, z.grad_fn.name())
+# (PyTorch's backward kernel uses a faster, less exact exp: its gradients differ in the last bits)
+x = torch.tensor([[1., 2, 3], [1, 1, 1]]).requires_grad_(); (x.log_softmax(1) * torch.arange(3.)).sum().backward()
+x = torch.tensor([[1., 2, 3], [1, 1, 1]]).requires_grad_(); (x.log_softmax(0) * torch.arange(3.)).sum().backward()
+print(torch.tensor([[1., 2, 3], [1, 1, 1]]).log_softmax(0), torch.tensor([[1., 5, 3], [-1, 1, 7]]).log_softmax(1))
+x = torch.tensor([[1., 2., 3.], [1., 1., 1.]]); print(torch.nn.functional.softmax(x, dim=0))
+torch.nn.functional.softmax(torch.tensor([[1., 2., 3.], [1., 1., 1.]]))
+torch.nn.functional.log_softmax(torch.ones(3))
+torch.nn.functional.softmax(torch.ones(2, 2, 2)).shape
+torch.softmax(torch.ones(2, 3))
+torch.ones(2, 3).softmax()
+torch.softmax(torch.tensor([1, 2]), 0)
+torch.softmax(torch.tensor([[1, 2]]), 0)
+torch.log_softmax(torch.tensor([[1, 2]]), 0)
+torch.log_softmax(torch.tensor([[1, 2]]), 1)
+torch.softmax(torch.tensor([True]), 0)
+torch.softmax(torch.tensor([1, 2]), 0, dtype=torch.float64)
+torch.softmax(torch.ones(2, 3), 2)
+torch.softmax([1.], 0)
+torch.softmax(torch.ones(2), 0.5)
+torch.softmax(torch.ones(2), dim=None)
+print(torch.softmax(torch.tensor(2.), 0), torch.log_softmax(torch.tensor(2.), 0))
+a = torch.tensor(2., requires_grad=True); torch.softmax(a, 0).backward(); a.grad
+torch.softmax(torch.tensor([[1., 2., 3.]]).half(), 1)
+torch.softmax(torch.tensor([[1., 2., 3.]], requires_grad=True), dim=1, dtype=torch.float16)
+torch.nn.functional.softmax(torch.ones(2, 3), 1, dtype=torch.int64)
+torch.softmax(torch.zeros(0, 3), 1)
+torch.ones(2, 3).softmax(axis=1)
+print(torch.softmax(torch.tensor([1000., 0., -1000.]), 0), torch.log_softmax(torch.tensor([1000., 0., -1000.]), 0))
+torch.softmax(torch.tensor([float('-inf'), float('-inf')]), 0)
+torch.softmax(torch.tensor([1., 2.], requires_grad=True), 0, dtype=torch.float64).grad_fn.next_functions[0][0].name()
+""")
+
+
+@pytest.mark.parametrize("code", SOFTMAX_SNIPPETS)
+def test_softmax_as_pytorch(code):
+    if code.endswith(".backward()"):
+        code += "; print(x.grad.mul(1000).round().div(1000))"
+    _same(code)
+
+
+def test_functional_all_lists_its_functions():
+    """course_lib.nn.functional.__all__ names what it exports (PyTorch's module has no __all__)."""
+    import course_lib.nn.functional as F
+    assert F.__all__ == ["linear", "relu", "mse_loss", "softmax", "log_softmax"]
+    assert all(callable(getattr(F, name)) for name in F.__all__)
+    with pytest.raises(AttributeError, match=r"^module 'course_lib.nn.functional' has no attribute 'cross_entropy'. "
+                                             r"Note: .*torch.nn.functional.cross_entropy may exist"):
+        getattr(F, "cross_entropy")  # noqa: B009
+

@@ -16,10 +16,11 @@ from .. import _dtype
 from ..autograd.function import Op
 from ..ops import _dispatch as D
 from ..ops import linalg as L
+from ..ops import softmax as _softmax
 from ..ops import views as V
 from ..ops.math import relu as _relu
 
-__all__ = ["linear", "relu", "mse_loss"]
+__all__ = ["linear", "relu", "mse_loss", "softmax", "log_softmax"]
 
 
 # ---------------------------------------------------------------------------
@@ -204,3 +205,29 @@ def mse_loss(input, target, size_average=None, reduce=None, reduction="mean", we
         where = "cpu" if a.device.type == "cpu" else "cuda"
         raise NotImplementedError(f"\"mse_{where}\" not implemented for '{_dtype._BY_NUMPY[x.dtype]._short_name}'")
     return D.record(MseLoss, (a, b), (x, y), {"reduction": reduction})
+
+
+# ---------------------------------------------------------------------------
+# softmax, log_softmax
+# ---------------------------------------------------------------------------
+
+def softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """``torch.softmax(input, dim)``; without ``dim``, PyTorch's deprecation warning and its legacy choice
+    (dim 0 for 0-, 1- and 3-d input, else 1). Mirrors ``torch.nn.functional.softmax``."""
+    if dim is None:
+        dim = _softmax.implicit_dim("softmax", input.dim(), _stacklevel)
+    return _softmax.softmax(input, dim, dtype)
+
+
+def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
+    """``torch.log_softmax(input, dim)``, with ``softmax``'s rule for a missing ``dim``. Mirrors
+    ``torch.nn.functional.log_softmax``."""
+    if dim is None:
+        dim = _softmax.implicit_dim("log_softmax", input.dim(), _stacklevel)
+    return _softmax.log_softmax(input, dim, dtype)
+
+
+def __getattr__(name):                   # only for names the module does not have
+    from .._arguments import missing_attribute
+    raise missing_attribute("course_lib.nn.functional", name)
+
