@@ -156,6 +156,7 @@ CASES = {
     "Var": (lambda t, a: a.var(1), [_randn(2, 3)]),
     "Std": (lambda t, a: a.std(0, correction=0), [_randn(2, 3)]),
     "LogSumExp": (lambda t, a: a.logsumexp(1), [_randn(2, 3)]),
+    "Repeat": (lambda t, a: a.repeat(2, 1, 3) * t.arange(18.0, dtype=t.float64).view(2, 1, 9), [_randn(1, 3)]),
     "Softmax": (lambda t, a: t.softmax(a, 1) * t.tensor([1.0, 2.0, 3.0], dtype=t.float64), [_randn(2, 3)]),
     "LogSoftmax": (lambda t, a: a.log_softmax(0) * t.tensor([[1.0], [3.0]], dtype=t.float64), [_randn(2, 3)]),
     "VectorNorm": (lambda t, a: a.norm(dim=1) + a.norm(p=1) + a.norm(p=3) + a.norm(p=float("inf")),

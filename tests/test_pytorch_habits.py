@@ -346,3 +346,23 @@ def test_functional_all_lists_its_functions():
                                              r"Note: .*torch.nn.functional.cross_entropy may exist"):
         getattr(F, "cross_entropy")  # noqa: B009
 
+
+REPEAT_SNIPPETS = cases("""
+x = torch.tensor([[1., 2], [3, 4]], requires_grad=True); y = x.repeat(2, 1, 3); print(y.shape, y)
+x = torch.tensor([[1., 2], [3, 4]], requires_grad=True); (x.repeat(2, 1, 3) * torch.arange(6.)).sum().backward(); x.grad
+print(torch.tensor([1, 2, 3]).repeat(2, 2), torch.tensor([1, 2]).repeat(torch.Size([2, 2])), torch.tensor(3).repeat(2))
+x = torch.ones(2, 2); print(x.repeat((2, 2)).shape, x.repeat([2, 1]).shape, x.repeat(repeats=(1, 2)).shape)
+torch.ones(2, 2, requires_grad=True).repeat(0, 2)
+torch.ones(2, 2).repeat(2)
+torch.ones(2, 2).repeat()
+torch.ones(2, 2).repeat(-1, 2)
+torch.ones(2, 2).repeat(-1, -3)
+torch.ones(2, 2).repeat(2, 2, dim=1)
+a = torch.tensor(2., requires_grad=True); a.repeat(3).sum().backward(); a.grad
+""")
+
+
+@pytest.mark.parametrize("code", REPEAT_SNIPPETS)
+def test_repeat_as_pytorch(code):
+    _same(code)
+

@@ -27,7 +27,7 @@ from . import _dispatch as D
 __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute",
            "movedim", "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to",
            "broadcast_tensors", "broadcast_shapes", "contiguous", "clone", "narrow", "select", "unbind",
-           "cat", "concat", "concatenate", "stack", "split", "chunk", "flip", "as_strided",
+           "cat", "concat", "concatenate", "stack", "split", "chunk", "flip", "as_strided", "repeat",
            "compute_view_strides"]
 
 
@@ -669,6 +669,54 @@ def unsqueeze(input, dim=_NOT_GIVEN, *, axis=_NOT_GIVEN):
     n = input._data.ndim + 1
     axis = wrap_dim(_int_arg(dim, "unsqueeze", _UNSQUEEZE, (dim,)), n)
     return view_op(Unsqueeze, input, {"axis": axis})
+
+
+class Repeat(Op):
+    """``x.repeat(*repeats)``: tiled copies (not a view). Backward sums the copies' gradients."""
+
+    node_name = "RepeatBackward0"
+
+    def forward(ctx, a, repeats):
+        lead = len(repeats) - a.ndim
+        shape = (1,) * lead + a.shape
+        ctx.shape, ctx.repeats, ctx.lead = a.shape, repeats, lead
+        return backend_of(a).tile(a.reshape(shape), repeats)
+
+    def backward(ctx, grad):
+        full = (1,) * ctx.lead + ctx.shape
+        # split each dimension into (copy number, size): (r0, s0, r1, s1, ...), then sum the copies
+        g = grad.reshape([n for r, s in zip(ctx.repeats, full) for n in (r, s)])
+        g = g.sum(axis=tuple(range(0, 2 * len(full), 2)))
+        return (g.reshape(ctx.shape),)
+
+
+_REPEAT = (Signature("(tuple of ints repeats)"),)
+
+
+def repeat(input, *repeats, **kwargs):
+    """Copies of ``input`` tiled ``repeats[i]`` times along dimension ``i`` (a new tensor, not a view).
+
+    ``x.repeat(2, 3)`` on a ``(2, 2)`` tensor is ``(4, 6)``; more repeats than
+    dims add leading dimensions.  Mirrors ``Tensor.repeat`` (records
+    ``RepeatBackward0``); NumPy's ``np.tile`` is the same idea.
+
+    Raises:
+        RuntimeError: fewer repeats than dims, a negative repeat (PyTorch's messages).
+        TypeError: no repeats, or ones that are not ints.
+    """
+    if not repeats and not kwargs:
+        raise TypeError('repeat() missing 1 required positional arguments: "repeats"')
+    if kwargs and set(kwargs) != {"repeats"}:
+        raise TypeError(f"repeat() got an unexpected keyword argument '{next(k for k in kwargs if k != 'repeats')}'")
+    reps = tuple(_int_list(repeats, "repeat", "repeats", _REPEAT, kwargs))
+    x = input._data
+    if len(reps) < x.ndim:
+        raise RuntimeError("Number of dimensions of repeat dims can not be smaller than number of dimensions of tensor")
+    shape = [r * s for r, s in zip(reps, (1,) * (len(reps) - x.ndim) + x.shape)]
+    if any(r < 0 for r in reps):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {next(n for n in shape if n < 0)}: "
+                           f"[{', '.join(map(str, shape))}]")
+    return D.record(Repeat, (input,), (x,), {"repeats": reps})
 
 
 def expand(input, *sizes, **kwargs):
