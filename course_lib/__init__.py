@@ -214,6 +214,7 @@ from .ops.reduction import (
     var,
 )
 from .ops.softmax import log_softmax, softmax
+from .ops.sorting import argsort, sort, topk
 from .ops.views import (
     as_strided,
     broadcast_shapes,

@@ -24,6 +24,7 @@ from .ops import linalg as L
 from .ops import math as M
 from .ops import reduction as R
 from .ops import softmax as S
+from .ops import sorting as O
 from .ops import views as V
 
 # ---------------------------------------------------------------------------
@@ -46,6 +47,7 @@ _SAME_AS_FUNCTION = {
     L: ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner"],
     I: ["index_select", "masked_fill", "masked_select", "gather", "nonzero"],
     S: ["softmax", "log_softmax"],
+    O: ["sort", "argsort", "topk"],
 }
 
 for _module, _names in _SAME_AS_FUNCTION.items():

@@ -366,3 +366,32 @@ a = torch.tensor(2., requires_grad=True); a.repeat(3).sum().backward(); a.grad
 def test_repeat_as_pytorch(code):
     _same(code)
 
+
+SORT_SNIPPETS = cases("""
+x = torch.tensor([[3., 1, 2, 1]], requires_grad=True); r = x.sort(descending=True); print(r, r.values.grad_fn.name())
+x = torch.tensor([[3., 1, 2, 1]], requires_grad=True); (x.sort(1, True)[0] * torch.arange(4.)).sum().backward(); x.grad
+x = torch.tensor([[3., 1, 2, 1]], requires_grad=True); t = x.topk(2); print(t); (t.values * 5).sum().backward(); x.grad
+v, i = torch.sort(torch.tensor([5, 3, 9])); print(v, i)
+torch.tensor([[3., 1, 2, 1]]).topk(5)
+torch.tensor([[3., 1, 2, 1]]).topk(-1)
+torch.topk(torch.tensor([[3., 1, 2, 1]]), 2, dim=0)
+torch.sort(torch.tensor([[3., 1, 2, 1]]), dim=2)
+torch.topk(torch.tensor([3., 1]), k=2.0)
+torch.sort([1, 2])
+x = torch.tensor([[3., 1, 2, 1]]); print(torch.argsort(x, descending=True), x.argsort(stable=True))
+torch.tensor([3., 1]).sort(True)
+print(torch.tensor([2., float('nan'), 1.]).sort(), torch.tensor([2., float('nan'), 1.]).sort(descending=True))
+print(torch.tensor([1, 3, 2]).sort(), torch.tensor([True, False]).sort())
+print(torch.tensor(3.).sort(), torch.tensor(3.).topk(1))
+print(torch.tensor([[3., 1, 2, 1]], requires_grad=True).topk(0), torch.tensor([[3., 1, 2, 1]]).topk(2, largest=False))
+x = torch.tensor([[3., 1, 2, 1]], requires_grad=True); print(torch.sort(x, stable=True, dim=1), torch.sort(x, 1, True))
+print(torch.tensor([[3, 1], [0, 5]]).sort(0), torch.tensor([[3, 1], [0, 5]]).argsort(dim=0, descending=True))
+print(torch.tensor([4., 1, 4, 2]).sort(descending=True), type(torch.tensor([1.]).sort()).__name__)
+a = torch.tensor(2., requires_grad=True); a.sort().values.backward(); a.grad
+""")
+
+
+@pytest.mark.parametrize("code", SORT_SNIPPETS)
+def test_sort_as_pytorch(code):
+    _same(code)
+
