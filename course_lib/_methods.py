@@ -151,7 +151,8 @@ Tensor.__rtruediv__ = _reflected(lambda self, other: A.mul(A.reciprocal(self), o
 Tensor.__floordiv__ = _binary_operator(A.floor_divide)
 Tensor.__rfloordiv__ = _number_first(A.floor_divide)
 Tensor.__mod__ = _binary_operator(A.remainder)
-Tensor.__rmod__ = _number_first(A.remainder)
+Tensor.__rmod__ = lambda self, other: (A.remainder(other, self) if isinstance(other, (int, float)) or D.is_number(other)
+                                       else NotImplemented)     # remainder(Scalar, Tensor): no derivative
 Tensor.__pow__ = _binary_operator(A.pow)
 Tensor.__rpow__ = _reflected(lambda self, other: A._rpow(self, other))
 Tensor.__matmul__ = lambda self, other: L.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
@@ -201,9 +202,28 @@ def _mT(self):
     return V.transpose(self, -2, -1)
 
 
+@property
+def _H(self):
+    """The conjugate transpose of a matrix (for real tensors, the transpose). Mirrors ``Tensor.H``.
+
+    Raises:
+        RuntimeError: a tensor that is not 2-D (0-D gives itself, with PyTorch's deprecation warning).
+    """
+    n = self._data.ndim
+    if n == 0:
+        import warnings
+        warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
+                      "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4335.)", UserWarning, stacklevel=2)
+        return self
+    if n != 2:
+        raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D tensor."
+                           + (" For batches of matrices, consider using tensor.mH" if n > 2 else ""))
+    return V.transpose(self, 0, 1)
+
+
 Tensor.T = _T
 Tensor.mT = _mT
-Tensor.H = _T
+Tensor.H = _H
 
 
 # ---------------------------------------------------------------------------

@@ -280,12 +280,16 @@ class Tensor:
         return kind(self.item())
 
     def __float__(self):
+        if self._requires_grad:
+            _warn_scalar_of_grad_tensor()
         return self._scalar(float)
 
     def __int__(self):
         return self._scalar(int)
 
     def __complex__(self):
+        if self._requires_grad:
+            _warn_scalar_of_grad_tensor()
         return self._scalar(complex)
 
     def __bool__(self):
@@ -507,6 +511,8 @@ class Tensor:
 
     @requires_grad.setter
     def requires_grad(self, flag):
+        if flag is not True and flag is not False:       # PyTorch takes no 1/0 here
+            raise RuntimeError("requires_grad must be a bool")
         if not self.is_leaf:
             raise RuntimeError(_NON_LEAF_FLAG_ERROR if flag else _NON_LEAF_FLAG_ERROR + _DETACH_HINT)
         if flag and self._data.dtype.kind != "f":
@@ -519,7 +525,12 @@ class Tensor:
         Raises:
             RuntimeError: on a non-floating tensor, or when switching off a
                 non-leaf, with PyTorch's messages.
+            TypeError: a flag that is not a bool.
         """
+        if requires_grad is not True and requires_grad is not False:
+            from ._arguments import type_name
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                            f"{type_name(requires_grad)}")
         if not self.is_leaf:
             if requires_grad:
                 return self
@@ -763,6 +774,19 @@ class _Storage:
 
     def __len__(self):
         return self._array.nbytes
+
+
+_SCALAR_WARNED = []
+
+
+def _warn_scalar_of_grad_tensor():
+    """``float(t)`` of a tensor that requires grad: PyTorch's warning, once per session (TORCH_WARN_ONCE)."""
+    if not _SCALAR_WARNED:
+        _SCALAR_WARNED.append(True)
+        warnings.warn("Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\n"
+                      "Consider using tensor.detach() first. (Triggered internally at "
+                      "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)",
+                      UserWarning, stacklevel=3)
 
 
 def wrap_dim(dim, ndim):

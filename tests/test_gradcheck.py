@@ -65,6 +65,7 @@ CASES = {
     "DivRounded": (lambda t, a, b: t.div(a, b, rounding_mode="floor") + a, [_fractional(3), np.ones(3)]),
     "FloorDivide": None,       # PyTorch has no derivative: see test_floor_divide_has_no_derivative
     "FloorDivideScalar": None,
+    "RemainderNumberFirst": None,   # number % tensor: no derivative in PyTorch, see test_habits' remainder cases
     "RemainderScalar": (lambda t, a: a % 1.5, [_fractional(4)]),
     "Remainder": (lambda t, a, b: a % b, [_fractional(4) + 5, np.array([1.3, 1.7, 2.2, 2.9])]),
     "FmodScalar": (lambda t, a: t.fmod(a, 1.5), [_fractional(4)]),

@@ -395,3 +395,62 @@ a = torch.tensor(2., requires_grad=True); a.sort().values.backward(); a.grad
 def test_sort_as_pytorch(code):
     _same(code)
 
+
+SMALL_SNIPPETS = cases("""
+# number % tensor has no derivative in PyTorch: a NotImplemented node that raises in backward
+x = torch.tensor([1.5, 2.5], requires_grad=True); y = 2 % x; print(y, y.grad_fn.name(), len(y.grad_fn.next_functions))
+x = torch.tensor([1.5, 2.5], requires_grad=True); torch.remainder(2, x).sum().backward()
+x = torch.tensor([1.5, 2.5], requires_grad=True); (2 % x).sum().backward()
+x = torch.tensor([1.5, 2.5], requires_grad=True); print((x // 2).grad_fn.name(), (2 // x).grad_fn.name())
+print(2 % torch.tensor([3, 4]), 2.5 % torch.tensor([3, 4]), 2 % torch.tensor([3., -4.]), -7 % torch.tensor([3, 4]))
+x = torch.tensor([1.5, 2.5], requires_grad=True); y = torch.remainder(2, x.detach()); print(y, y.requires_grad)
+x = torch.tensor([1.5, 2.5], requires_grad=True); (x % 2).sum().backward(); x.grad
+# requires_grad takes a bool only
+a = torch.ones(2); a.requires_grad = 1
+a = torch.ones(2, requires_grad=True); a.requires_grad = 0
+a = torch.ones(2); a.requires_grad = None
+b = torch.ones(2, requires_grad=True) * 2; b.requires_grad = 1
+torch.ones(2).requires_grad_(1)
+torch.ones(2).requires_grad_(None)
+a = torch.ones(2); a.requires_grad = True; a.requires_grad_(False); print(a.requires_grad)
+# .H is for matrices; to(int) means an accelerator
+torch.ones(3).H
+torch.ones(2, 3, 4).H
+torch.tensor(1.).H
+print(torch.arange(6.).view(2, 3).H, torch.ones(2, 3, requires_grad=True).H.grad_fn.name())
+torch.ones(2).to(5)
+torch.ones(2).to(device=0)
+torch.ones(2).to(0, torch.float64)
+""")
+
+
+@pytest.mark.parametrize("code", SMALL_SNIPPETS)
+def test_small_mismatches_as_pytorch(code):
+    _same(code)
+
+
+@pytest.mark.parametrize("engine", ["torch", "course_lib"])
+def test_float_of_a_tensor_requiring_grad_warns_once(engine):
+    """``float(t)`` (and ``complex(t)``) of a tensor requiring grad warns once per session, as PyTorch does;
+    ``int(t)``, ``t.item()`` and formatting do not warn.  Run in a fresh interpreter for each engine."""
+    import subprocess
+    import sys
+    if engine == "torch":
+        pytest.importorskip("torch")
+    code = f"""
+import warnings
+import {engine} as torch
+x = torch.tensor(2.5, requires_grad=True)
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    values = [int(x), x.item(), f"{{x:.1f}}", float(x * 2), float(x), complex(x)]
+print(values)
+print([str(w.message) for w in caught])
+"""
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == [
+        "[2, 2.5, '2.5', 5.0, 2.5, (2.5+0j)]",
+        "['Converting a tensor with requires_grad=True to a scalar may lead to unexpected behavior.\\nConsider "
+        "using tensor.detach() first. (Triggered internally at "
+        "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)']"]
+

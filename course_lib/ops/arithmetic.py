@@ -11,7 +11,7 @@ from .. import _dtype
 from .._arguments import tensor_expected, type_name, wrong_arguments
 from .._strides import elementwise_result
 from .._tensor import Tensor
-from ..autograd.function import Elementwise
+from ..autograd.function import Elementwise, Op
 from . import _dispatch as D
 from .math import precise
 
@@ -165,6 +165,7 @@ class FloorDivide(Elementwise):
     """``a // b``.  PyTorch has no derivative for it: its node is named ``NotImplemented`` and raises."""
 
     node_name = "NotImplemented"
+    node_full_name = "torch::autograd::NotImplemented"
 
     def forward(ctx, a, b):
         if a.dtype.kind in "iub":
@@ -230,6 +231,20 @@ class Remainder(Elementwise):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         return grad, -grad * _xp(grad).floor(a / b) if ctx.needs_input_grad[1] else None
+
+
+class RemainderNumberFirst(Op):
+    """``number % tensor`` (``remainder(Scalar, Tensor)``): PyTorch has no derivative for it, so its node is
+    ``NotImplemented`` and raises in backward.  ``value`` is the result, computed as for two tensors."""
+
+    node_name = "NotImplemented"
+    node_full_name = "torch::autograd::NotImplemented"
+
+    def forward(ctx, b, value):
+        return value
+
+    def backward(ctx, grad):
+        raise RuntimeError("derivative for aten::remainder is not implemented")
 
 
 class FmodScalar(Elementwise):
@@ -618,7 +633,13 @@ def floor_divide(input, other):
 def remainder(input, other):
     """``input % other`` with the sign of the divisor (Python's rule). Mirrors ``torch.remainder``."""
     if not isinstance(input, Tensor):
-        input = _number_tensor(input, other)
+        number = _number_tensor(input, other)
+        if not D.recording(other):
+            return D.binary(Remainder, "remainder", number, other)
+        from ..autograd import grad_mode
+        with grad_mode.no_grad():
+            value = D.binary(Remainder, "remainder", number, other)._data
+        return D.record(RemainderNumberFirst, (other,), (other._data,), {"value": value})
     elif not (isinstance(other, Tensor) or D.is_number(other)):
         raise wrong_arguments("remainder", input, other)
     return D.binary(Remainder, "remainder", input, other)
