@@ -171,6 +171,17 @@ CASES = {
     "ToCopy": (lambda t, a: a.to(t.float64, copy=True) * 2, [_randn(2, 3)]),
     "Addmm": (lambda t, x, w, b: t.nn.functional.linear(x, w, b), [_randn(2, 3), _randn(4, 3), _randn(4)]),
     "MseLoss": (lambda t, a, b: t.nn.functional.mse_loss(a, b), [_randn(2, 3), _randn(2, 3)]),
+    "NllLoss": (lambda t, a: t.nn.functional.nll_loss(a, t.tensor([2, 0, 1]), weight=t.tensor(
+        [1.0, 2.0, 0.5], dtype=t.float64)) + t.nn.functional.nll_loss(a, t.tensor([1, -100, 0]), reduction="none")
+        .sum() * 3, [_randn(3, 3)]),
+    "BinaryCrossEntropy": (lambda t, p, y: t.nn.functional.binary_cross_entropy(p, y),
+                           [_rng.uniform(0.1, 0.9, (2, 3)), _rng.uniform(0.0, 1.0, (2, 3))]),
+    "BinaryCrossEntropyWithLogits": (lambda t, x, y: t.nn.functional.binary_cross_entropy_with_logits(
+        x, y, reduction="sum") + t.nn.functional.binary_cross_entropy_with_logits(
+        x, y, pos_weight=t.tensor([2.0, 0.5, 1.0], dtype=t.float64)), [_randn(2, 3), _rng.uniform(0.0, 1.0, (2, 3))]),
+    "DivScalar": (lambda t, a, b: t.nn.functional.cross_entropy(a, b.softmax(1)), [_randn(2, 3), _randn(2, 3)]),
+    "MulScalar": (lambda t, a: t.nn.functional.cross_entropy(a, t.tensor([2, 0]), label_smoothing=0.2),
+                  [_randn(2, 3)]),
 }
 
 

@@ -3,18 +3,24 @@
 ==================  ==========================================================
 ``parameter.py``    ``Parameter``: a tensor registered as a learnable weight
 ``module.py``       ``Module``: parameters, sub-modules, ``to``, ``zero_grad``
-``layers.py``       ``Linear``, ``ReLU``, ``Sequential``, ``MSELoss``
-``functional.py``   ``linear``, ``relu``, ``mse_loss`` (``import ... as F``)
+``layers.py``       ``Linear``, ``ReLU``, ``Sequential``, ``Flatten``, ``Dropout``, ``MSELoss``
+``activation.py``   ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``
+``loss.py``         ``L1Loss``, ``NLLLoss``, ``CrossEntropyLoss``, ``BCELoss``, ``BCEWithLogitsLoss``
+``functional.py``   ``linear``, ``relu``, ``cross_entropy``, ... (``import ... as F``)
 ``init.py``         in-place initialisers (``kaiming_uniform_``, ...)
 ==================  ==========================================================
 """
 
 from . import functional, init
-from .layers import Identity, Linear, MSELoss, ReLU, Sequential
+from .activation import LogSoftmax, Sigmoid, Softmax, Tanh
+from .layers import Dropout, Flatten, Identity, Linear, MSELoss, ReLU, Sequential
+from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, NLLLoss
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential", "MSELoss", "Identity", "functional", "init"]
+__all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential", "MSELoss", "Identity", "Flatten", "Dropout",
+           "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "L1Loss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
+           "BCEWithLogitsLoss", "functional", "init"]
 
 
 def __getattr__(name):                   # only for names the module does not have

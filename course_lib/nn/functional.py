@@ -13,6 +13,8 @@ their ``grad_fn`` are PyTorch's ``AddmmBackward0`` and ``MseLossBackward0``:
 import warnings
 
 from .. import _dtype
+from .._arguments import tensor_expected
+from .._tensor import Tensor
 from ..autograd.function import Op
 from ..ops import _dispatch as D
 from ..ops import linalg as L
@@ -20,7 +22,8 @@ from ..ops import softmax as _softmax
 from ..ops import views as V
 from ..ops.math import relu as _relu
 
-__all__ = ["linear", "relu", "mse_loss", "softmax", "log_softmax"]
+__all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout", "mse_loss", "l1_loss",
+           "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
 
 
 # ---------------------------------------------------------------------------
@@ -89,7 +92,12 @@ def linear(input, weight, bias=None):
             and mat2 must have the same dtype, but got Long and Float");
             ``in_features`` that do not fit ("mat1 and mat2 shapes cannot be
             multiplied (4x5 and 3x2)").
+        TypeError: an argument that is not a tensor (a NumPy array, a list): "linear(): argument 'input'
+            (position 1) must be Tensor, not numpy.ndarray".
     """
+    for position, (arg, value) in enumerate((("input", input), ("weight", weight), ("bias", bias)), 1):
+        if not isinstance(value, Tensor) and (value is not None or arg != "bias"):
+            raise tensor_expected("linear", value, arg, position)
     xi, xw = input._data, weight._data
     if xi.ndim == 0 or xw.ndim == 0:
         raise RuntimeError(f"both arguments to linear need to be at least 1D, but they are {xi.ndim}D and "
@@ -125,6 +133,20 @@ def relu(input, inplace=False):
     Any shape and dtype; the result has ``input``'s.  ``grad_fn`` is ``ReluBackward0``.
     """
     return input.relu_() if inplace else _relu(input)
+
+
+def sigmoid(input):
+    """``1 / (1 + exp(-x))`` element-wise (``input.sigmoid()``). Mirrors ``torch.nn.functional.sigmoid``.
+
+    ``grad_fn`` is ``SigmoidBackward0``; a non-tensor fails as in PyTorch ("'list' object has no attribute
+    'sigmoid'").
+    """
+    return input.sigmoid()
+
+
+def tanh(input):
+    """``tanh(x)`` element-wise (``input.tanh()``). Mirrors ``torch.nn.functional.tanh``."""
+    return input.tanh()
 
 
 # ---------------------------------------------------------------------------
@@ -216,7 +238,7 @@ def softmax(input, dim=None, _stacklevel=3, dtype=None):
     (dim 0 for 0-, 1- and 3-d input, else 1). Mirrors ``torch.nn.functional.softmax``."""
     if dim is None:
         dim = _softmax.implicit_dim("softmax", input.dim(), _stacklevel)
-    return _softmax.softmax(input, dim, dtype)
+    return input.softmax(dim, dtype=dtype)
 
 
 def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
@@ -224,7 +246,264 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     ``torch.nn.functional.log_softmax``."""
     if dim is None:
         dim = _softmax.implicit_dim("log_softmax", input.dim(), _stacklevel)
-    return _softmax.log_softmax(input, dim, dtype)
+    return input.log_softmax(dim, dtype=dtype)
+
+
+# ---------------------------------------------------------------------------
+# dropout
+# ---------------------------------------------------------------------------
+
+def dropout(input, p=0.5, training=True, inplace=False):
+    """Zero each element with probability ``p`` and scale the others by ``1 / (1 - p)`` (training only).
+    Mirrors ``torch.nn.functional.dropout``.
+
+    With ``training=False`` or ``p=0`` the input itself is returned.  The
+    result is ``input * mask`` (``grad_fn`` ``MulBackward0``, as in PyTorch);
+    the mask comes from course_lib's generator, so other elements than
+    PyTorch's are dropped.
+
+    Raises:
+        ValueError: ``p`` outside [0, 1] ("dropout probability has to be between 0 and 1, but got 1.5").
+        TypeError: a non-tensor input ("dropout(): argument 'input' (position 1) must be Tensor, not list").
+    """
+    if p < 0.0 or p > 1.0:
+        raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+    if not isinstance(input, Tensor):
+        raise tensor_expected("dropout_" if inplace else "dropout", input)
+    if not training or p == 0:
+        return input
+    from .._random import rand_like
+    from ..autograd import grad_mode
+    with grad_mode.no_grad():
+        keep = rand_like(input, dtype=input.dtype) < (1 - p)
+        mask = keep.to(input.dtype) / (1 - p) if p < 1 else keep.to(input.dtype)
+    return input.mul_(mask) if inplace else input * mask
+
+
+# ---------------------------------------------------------------------------
+# l1_loss, nll_loss, cross_entropy, binary_cross_entropy(_with_logits)
+# ---------------------------------------------------------------------------
+
+def _get_enum(reduction):
+    if reduction not in _REDUCTIONS:
+        raise ValueError(f"{reduction} is not a valid value for reduction")
+    return reduction
+
+
+def _size_warning(input, target, stacklevel=3):
+    if target.size() != input.size():      # (a non-tensor fails here, as in PyTorch: no attribute 'size')
+        warnings.warn(f"Using a target size ({target.shape}) that is different to the input size ({input.shape}). "
+                      "This will likely lead to incorrect results due to broadcasting. Please ensure they have the "
+                      "same size.", UserWarning, stacklevel=stacklevel)
+
+
+def l1_loss(input, target, size_average=None, reduce=None, reduction="mean", weight=None):
+    """Mean absolute error ``mean(|input - target|)``. Mirrors ``torch.nn.functional.l1_loss``.
+
+    Composed as in PyTorch: ``(a - b).abs()`` then ``.mean()`` / ``.sum()``, so
+    ``grad_fn`` is ``MeanBackward0`` (``SumBackward0``, ``AbsBackward0`` for ``'none'``).
+
+    Raises:
+        ValueError: an unknown ``reduction``.
+        AttributeError: a non-tensor operand ("'list' object has no attribute 'size'").
+        RuntimeError: integer operands with ``'mean'`` (``mean()``'s message).
+    """
+    _size_warning(input, target)
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    _get_enum(reduction)
+    a, b = V.broadcast_tensors(input, target)
+    d = (a - b).abs()
+    return d if reduction == "none" else (d.mean() if reduction == "mean" else d.sum())
+
+
+def _check_target_dtype(target):
+    if target.dtype not in (_dtype.int64, _dtype.uint8):
+        raise RuntimeError(f"expected target dtype to be Long or Byte, but got {target.dtype._short_name}")
+
+
+def _nll_loss_nd(name, input, target, weight, reduction, ignore_index):
+    for position, (arg, value) in enumerate((("input", input), ("target", target)), 1):
+        if not isinstance(value, Tensor):
+            raise tensor_expected(name, value, arg, position)
+    if input.dim() < 1:
+        raise ValueError(f"Expected 1 or more dimensions (got {input.dim()})")
+    if input.dim() != 1 and input.shape[0] != (target.shape[0] if target.dim() else 0):
+        raise ValueError(f"Expected input batch_size ({input.shape[0]}) to match target batch_size "
+                         f"({target.shape[0] if target.dim() else 0}).")
+    if input.dim() <= 2 and target.dim() > 1:
+        raise RuntimeError("0D or 1D target tensor expected, multi-target not supported")
+    if input.dim() > 2 and tuple(target.shape) != (input.shape[0],) + tuple(input.shape[2:]):
+        raise RuntimeError(f"Expected target size {[input.shape[0]] + list(input.shape[2:])}, got "
+                           f"{list(target.shape)}")
+    _check_target_dtype(target)
+    t = target._data
+    classes = input.shape[0 if input.dim() == 1 else 1]
+    bad = (t != ignore_index) & ((t < 0) | (t >= classes))
+    if bad.any():
+        raise IndexError(f"Target {int(t[bad].flat[0])} is out of bounds.")
+    from ..ops.loss import NllLoss
+    w = None if weight is None else weight._data.astype(input._data.dtype)
+    return D.record(NllLoss, (input, target), (input._data, t),
+                    {"reduction": reduction, "ignore_index": ignore_index, "weight": w})
+
+
+def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):
+    """Negative log likelihood ``-input[i, target[i]]`` averaged over the batch. Mirrors
+    ``torch.nn.functional.nll_loss``.
+
+    Args:
+        input: log-probabilities ``(N, C)`` (or ``(C,)``, or ``(N, C, d1, ...)``), floating.
+        target: class indices ``(N,)`` (``()``, ``(N, d1, ...)``), int64 or uint8, in ``[0, C)``.
+        weight: optional ``(C,)`` weight of each class; ``ignore_index``: a target value that is skipped.
+        reduction: ``'mean'`` (divided by the summed weights of the counted targets), ``'sum'``, ``'none'``.
+
+    Returns:
+        ``grad_fn`` ``NllLossBackward0``.
+
+    Raises:
+        TypeError: a non-tensor ("nll_loss_nd(): argument 'target' (position 2) must be Tensor, not list").
+        ValueError: batch sizes that differ ("Expected input batch_size (3) to match target batch_size (2).").
+        RuntimeError: a floating target ("expected target dtype to be Long or Byte, but got Float").
+        IndexError: a class index out of range ("Target 4 is out of bounds.").
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    return _nll_loss_nd("nll_loss_nd", input, target, weight, _get_enum(reduction), ignore_index)
+
+
+def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean",
+                  label_smoothing=0.0):
+    """Cross entropy between logits and class indices or class probabilities. Mirrors
+    ``torch.nn.functional.cross_entropy``.
+
+    * class indices: ``target`` int64 ``(N,)``: ``nll_loss(log_softmax(input, 1), target)``
+      (``grad_fn`` ``NllLossBackward0``);
+    * probabilities: ``target`` floating, same shape as ``input``:
+      ``-(log_softmax(input, 1) * target).sum() / N`` (``DivBackward1``; ``'sum'``: ``NegBackward0``).
+
+    Args:
+        input: logits ``(N, C)``, ``(C,)`` or ``(N, C, d1, ...)``, floating (not probabilities!).
+        target, weight, ignore_index, reduction: see ``nll_loss``.
+        label_smoothing: in [0, 1]: mixes the target with the uniform distribution.
+
+    Raises:
+        TypeError: a non-tensor ("cross_entropy_loss(): argument 'target' (position 2) must be Tensor, not list").
+        RuntimeError: a float target of another shape ("expected target dtype to be Long or Byte, but got
+            Float"); an integer target of the input's shape ("Expected floating point type for target with
+            class probabilities, got Long").
+        ValueError / IndexError: as ``nll_loss``.
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    reduction = _get_enum(reduction)
+    for position, (arg, value) in enumerate((("input", input), ("target", target)), 1):
+        if not isinstance(value, Tensor):
+            raise tensor_expected("cross_entropy_loss", value, arg, position)
+    if not 0.0 <= label_smoothing <= 1.0:
+        raise RuntimeError(f"label_smoothing must be between 0.0 and 1.0. Got: {label_smoothing}")
+    class_dim = 0 if input.dim() == 1 else 1
+    if input.shape == target.shape:
+        if not target.is_floating_point():
+            raise RuntimeError("Expected floating point type for target with class probabilities, got "
+                               f"{target.dtype._short_name}")
+        if ignore_index >= 0:
+            raise RuntimeError("ignore_index is not supported for floating point target")
+        from ..ops.loss import div_scalar
+        n_classes = input.shape[class_dim]
+        if label_smoothing > 0:
+            target = target * (1 - label_smoothing) + label_smoothing / n_classes
+        logp = input.log_softmax(class_dim)
+        if weight is not None:
+            logp = logp * weight.view([-1] + [1] * (input.dim() - class_dim - 1))
+        if reduction == "none":
+            return -(logp * target).sum(class_dim)
+        if reduction == "sum":
+            return -(logp * target).sum()
+        return div_scalar(-(logp * target).sum(), input.numel() // n_classes)
+    logp = input.log_softmax(class_dim)
+    nll = _nll_loss_nd("nll_loss_nd", logp, target, weight, reduction, ignore_index)
+    if label_smoothing <= 0:
+        return nll
+    from ..ops.loss import mul_scalar
+    n_classes = input.shape[class_dim]
+    ignore = target == ignore_index
+    smooth = -logp.sum(class_dim) if weight is None else \
+        -(logp * weight.view([-1] + [1] * (input.dim() - class_dim - 1))).sum(class_dim)
+    smooth = smooth.masked_fill(ignore, 0.0)
+    if reduction == "mean":
+        if weight is None:
+            smooth = smooth.sum() / (~ignore).sum()
+        else:
+            smooth = smooth.sum() / weight.gather(0, target.masked_fill(ignore, 0).flatten()).masked_fill(
+                ignore.flatten(), 0).sum()
+    elif reduction == "sum":
+        smooth = smooth.sum()
+    return mul_scalar(nll, 1 - label_smoothing) + mul_scalar(smooth, label_smoothing / n_classes)
+
+
+def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
+    """``-(y log p + (1 - y) log(1 - p))`` for probabilities ``p`` (after a sigmoid). Mirrors
+    ``torch.nn.functional.binary_cross_entropy``.
+
+    Each log is clamped at -100 (so ``p = 0`` with ``y = 1`` gives 100, not inf), as in PyTorch.
+    ``grad_fn`` is ``BinaryCrossEntropyBackward0``.
+
+    Raises:
+        ValueError: shapes that differ ("Using a target size (torch.Size([3])) that is different to the input
+            size (torch.Size([2])) is deprecated. Please ensure they have the same size.").
+        RuntimeError: dtypes that differ ("Found dtype Long but expected Float"); values outside [0, 1]
+            ("all elements of input should be between 0 and 1").
+        AttributeError: a non-tensor ("'list' object has no attribute 'size'").
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    reduction = _get_enum(reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Using a target size ({target.size()}) that is different to the input size "
+                         f"({input.size()}) is deprecated. Please ensure they have the same size.")
+    if target.dtype != input.dtype:
+        raise RuntimeError(f"Found dtype {target.dtype._short_name} but expected {input.dtype._short_name}")
+    x = input._data
+    if ((x < 0) | (x > 1)).any():
+        raise RuntimeError("all elements of input should be between 0 and 1")
+    from ..ops.loss import BinaryCrossEntropy
+    w = None if weight is None else V.broadcast_to(weight, input.shape)._data.astype(x.dtype)
+    return D.record(BinaryCrossEntropy, (input, target), (x, target._data), {"reduction": reduction, "weight": w})
+
+
+def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
+                                     pos_weight=None):
+    """``binary_cross_entropy(sigmoid(input), target)`` computed stably from the logits. Mirrors
+    ``torch.nn.functional.binary_cross_entropy_with_logits``.
+
+    ``pos_weight`` (``(C,)`` or broadcastable) weighs the positive targets.
+    ``grad_fn`` is ``BinaryCrossEntropyWithLogitsBackward0``.
+
+    Raises:
+        ValueError: shapes that differ ("Target size (torch.Size([3])) must be the same as input size
+            (torch.Size([2]))").
+        RuntimeError: an integer target ("result type Float can't be cast to the desired output type Long").
+        AttributeError: a non-tensor ("'list' object has no attribute 'size'").
+    """
+    if size_average is not None or reduce is not None:
+        reduction = _legacy_reduction(size_average, reduce)
+    reduction = _get_enum(reduction)
+    if target.size() != input.size():
+        raise ValueError(f"Target size ({target.size()}) must be the same as input size ({input.size()})")
+    result = _dtype.promote_types(input.dtype, target.dtype)
+    if not target.is_floating_point():
+        raise RuntimeError(f"result type {result._short_name} can't be cast to the desired output type "
+                           f"{target.dtype._short_name}")
+    if not input.is_floating_point():
+        raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for '{input.dtype._short_name}'")
+    from ..ops.loss import BinaryCrossEntropyWithLogits
+    np_dt = target.dtype.numpy_dtype        # PyTorch computes in the target's dtype (into ``1 - target``)
+    x, y = input._data.astype(np_dt, copy=False), target._data.astype(np_dt, copy=False)
+    w = None if weight is None else V.broadcast_to(weight, input.shape)._data.astype(np_dt)
+    pw = None if pos_weight is None else pos_weight._data.astype(np_dt)
+    return D.record(BinaryCrossEntropyWithLogits, (input, target), (x, y),
+                    {"reduction": reduction, "weight": w, "pos_weight": pw})
 
 
 def __getattr__(name):                   # only for names the module does not have

@@ -1,4 +1,4 @@
-"""The layers the course uses: ``Linear``, ``ReLU``, ``Sequential``, ``MSELoss``."""
+"""The layers the course uses: ``Linear``, ``ReLU``, ``Sequential``, ``Flatten``, ``Dropout``, ``MSELoss``."""
 
 import math
 from collections import OrderedDict
@@ -9,7 +9,7 @@ from . import init
 from .module import Module
 from .parameter import Parameter
 
-__all__ = ["Linear", "ReLU", "Sequential", "MSELoss", "Identity"]
+__all__ = ["Linear", "ReLU", "Sequential", "MSELoss", "Identity", "Flatten", "Dropout"]
 
 
 class Linear(Module):
@@ -81,6 +81,50 @@ class Identity(Module):
 
     def forward(self, input):
         return input
+
+
+class Flatten(Module):
+    """Merge dimensions ``start_dim .. end_dim`` into one: ``(N, 1, 28, 28) -> (N, 784)`` by default
+    (``input.flatten(start_dim, end_dim)``, a view when possible). Mirrors ``torch.nn.Flatten``.
+
+    Raises:
+        IndexError: an input with fewer dimensions than ``start_dim`` needs ("Dimension out of range ...").
+    """
+
+    def __init__(self, start_dim=1, end_dim=-1):
+        super().__init__()
+        self.start_dim = start_dim
+        self.end_dim = end_dim
+
+    def forward(self, input):
+        return input.flatten(self.start_dim, self.end_dim)
+
+    def extra_repr(self):
+        return f"start_dim={self.start_dim}, end_dim={self.end_dim}"
+
+
+class Dropout(Module):
+    """In training mode, zero each element with probability ``p`` and scale the rest by ``1 / (1 - p)``;
+    in evaluation mode (``model.eval()``) return the input unchanged. Mirrors ``torch.nn.Dropout``.
+
+    The dropped elements come from course_lib's generator (not PyTorch's stream).
+
+    Raises:
+        ValueError: ``p`` outside [0, 1] ("dropout probability has to be between 0 and 1, but got 1.5").
+    """
+
+    def __init__(self, p=0.5, inplace=False):
+        super().__init__()
+        if p < 0 or p > 1:
+            raise ValueError(f"dropout probability has to be between 0 and 1, but got {p}")
+        self.p = p
+        self.inplace = inplace
+
+    def forward(self, input):
+        return F.dropout(input, self.p, self.training, self.inplace)
+
+    def extra_repr(self):
+        return f"p={self.p}, inplace={self.inplace}"
 
 
 class Sequential(Module):
