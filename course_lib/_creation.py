@@ -574,7 +574,7 @@ def arange(*args, start=_MISSING, end=_MISSING, step=_MISSING, out=None, dtype=N
     else:
         istart, iend, istep = int(fstart), int(fend), int(fstep)    # truncated toward zero
         if dt is _dtype.int64:
-            if not all(-2**63 <= v < 2**63 for v in (start, end, step) if isinstance(v, (int, np.integer))):
+            if not (-2**63 <= istart < 2**63 and -2**63 <= iend < 2**63 and -2**63 <= istep < 2**63):
                 raise RuntimeError("value cannot be converted to type int64_t without overflow")
             if istep == 0:
                 raise ValueError("step must be nonzero")
