@@ -18,6 +18,8 @@ with the same printed output and the same error messages.  Where to read:
 This module only re-exports names.
 """
 
+from math import e, inf, nan, pi
+
 from . import (
     _dtype,
     _methods,  # noqa: F401 - attaches the operations to Tensor
@@ -26,6 +28,7 @@ from . import (
     cuda,
     nn,
     optim,
+    utils,
 )
 from ._arguments import missing_attribute as _missing_attribute
 from ._creation import (

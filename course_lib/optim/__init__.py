@@ -1,6 +1,7 @@
-"""``torch.optim``: optimizers that update parameters from their gradients (``SGD``)."""
+"""``torch.optim``: optimizers that update parameters from their gradients (``SGD``, ``Adam``, ``AdamW``)."""
 
+from .adam import Adam, AdamW
 from .optimizer import Optimizer
 from .sgd import SGD
 
-__all__ = ["Optimizer", "SGD"]
+__all__ = ["Optimizer", "SGD", "Adam", "AdamW"]

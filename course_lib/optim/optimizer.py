@@ -98,6 +98,46 @@ class Optimizer:
         """Update the parameters from their ``.grad`` (subclasses define it)."""
         raise NotImplementedError
 
+    def state_dict(self):
+        """``{'state': {index: {...}}, 'param_groups': [{options..., 'params': [indices]}]}``: the
+        optimizer's state with the parameters replaced by their position (0, 1, ... over all groups), as in
+        PyTorch.  The state tensors are the optimizer's own (not copies)."""
+        mapping, groups, start = {}, [], 0
+        for group in self.param_groups:
+            packed = {k: v for k, v in group.items() if k != "params"}
+            for i, p in enumerate(group["params"], start):
+                mapping.setdefault(id(p), i)
+            packed["params"] = [mapping[id(p)] for p in group["params"]]
+            start += len(packed["params"])
+            groups.append(packed)
+        state = {(mapping[id(k)] if isinstance(k, Tensor) else k): v for k, v in self.state.items()}
+        return {"state": state, "param_groups": groups}
+
+    def load_state_dict(self, state_dict):
+        """Restore what ``state_dict()`` returned (options of each group and the per-parameter state, copied).
+
+        Raises:
+            ValueError: another number of groups or of parameters in a group (PyTorch's messages).
+        """
+        import copy
+        state_dict = copy.deepcopy(state_dict)
+        groups, saved_groups = self.param_groups, state_dict["param_groups"]
+        if len(groups) != len(saved_groups):
+            raise ValueError("loaded state dict has a different number of parameter groups")
+        if any(len(g["params"]) != len(s["params"]) for g, s in zip(groups, saved_groups)):
+            raise ValueError("loaded state dict contains a parameter group that doesn't match the size of "
+                             "optimizer's group")
+        by_index = {i: p for g, s in zip(groups, saved_groups) for i, p in zip(s["params"], g["params"])}
+        self.state = defaultdict(dict)
+        for k, v in state_dict["state"].items():
+            if k in by_index:
+                p = by_index[k]
+                self.state[p] = {name: (value.to(device=p.device, dtype=p.dtype if name != "step" else None)
+                                        if isinstance(value, Tensor) else value) for name, value in v.items()}
+            else:
+                self.state[k] = v
+        self.param_groups = [{**s, "params": g["params"]} for g, s in zip(groups, saved_groups)]
+
     def __repr__(self):
         text = type(self).__name__ + " ("
         for i, group in enumerate(self.param_groups):
