@@ -13,9 +13,12 @@ with the same printed output and the same error messages.  Where to read:
 ``ops/``            every operation, forward and backward side by side
 ``autograd/``       the graph, ``backward()``, grad modes, ``gradcheck``
 ``nn/``, ``optim/`` layers, losses and SGD for the last chapters
+``backends.py``     ``torch.backends.mps`` / ``cudnn``: what PyTorch code checks
 ==================  ==========================================================
 
-This module only re-exports names.
+This module only re-exports names.  A name it lacks raises AttributeError
+with a note: course_lib is the part of PyTorch the course uses, and
+``torch.X`` may exist although ``course_lib.X`` does not.
 """
 
 from math import e, inf, nan, pi
