@@ -174,6 +174,8 @@ CASES = {
     "NllLoss": (lambda t, a: t.nn.functional.nll_loss(a, t.tensor([2, 0, 1]), weight=t.tensor(
         [1.0, 2.0, 0.5], dtype=t.float64)) + t.nn.functional.nll_loss(a, t.tensor([1, -100, 0]), reduction="none")
         .sum() * 3, [_randn(3, 3)]),
+    "NllLoss2d": (lambda t, a: t.nn.functional.nll_loss(a, t.tensor([[2, 0], [1, 1]])) + t.nn.functional.nll_loss(
+        a.view(2, 3, 2, 1), t.tensor([[[0], [2]], [[1], [-100]]]), reduction="none").sum(), [_randn(2, 3, 2)]),
     "BinaryCrossEntropy": (lambda t, p, y: t.nn.functional.binary_cross_entropy(p, y),
                            [_rng.uniform(0.1, 0.9, (2, 3)), _rng.uniform(0.0, 1.0, (2, 3))]),
     "BinaryCrossEntropyWithLogits": (lambda t, x, y: t.nn.functional.binary_cross_entropy_with_logits(

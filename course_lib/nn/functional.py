@@ -342,10 +342,19 @@ def _nll_loss_nd(name, input, target, weight, reduction, ignore_index):
     bad = (t != ignore_index) & ((t < 0) | (t >= classes))
     if bad.any():
         raise IndexError(f"Target {int(t[bad].flat[0])} is out of bounds.")
-    from ..ops.loss import NllLoss
+    from ..ops.loss import NllLoss, NllLoss2d
     w = None if weight is None else weight._data.astype(input._data.dtype)
-    return D.record(NllLoss, (input, target), (input._data, t),
-                    {"reduction": reduction, "ignore_index": ignore_index, "weight": w})
+    params = {"reduction": reduction, "ignore_index": ignore_index, "weight": w}
+    if input.dim() <= 2:
+        return D.record(NllLoss, (input, target), (input._data, t), params)
+    if input.dim() == 4:
+        return D.record(NllLoss2d, (input, target), (input._data, t), params)
+    # 3-D and 5-D+: PyTorch views the input as (N, C, 1, rest) and the target as (N, 1, rest)
+    n, c = input.shape[0], input.shape[1]
+    x = V.view(input.contiguous(), n, c, 1, input.numel() // (n * c))
+    t = t.reshape(n, 1, t.size // n)
+    out = D.record(NllLoss2d, (x, target), (x._data, t), params)
+    return V.view(out, n, *input.shape[2:]) if reduction == "none" else out
 
 
 def nll_loss(input, target, weight=None, size_average=None, ignore_index=-100, reduce=None, reduction="mean"):

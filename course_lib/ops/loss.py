@@ -19,7 +19,7 @@ from .._device import backend_of
 from ..autograd.function import Op
 from . import _dispatch as D
 
-__all__ = ["NllLoss", "BinaryCrossEntropy", "BinaryCrossEntropyWithLogits"]
+__all__ = ["NllLoss", "NllLoss2d", "BinaryCrossEntropy", "BinaryCrossEntropyWithLogits"]
 
 
 def _reduce(losses, reduction, total=None):
@@ -58,20 +58,27 @@ class NllLoss(Op):
         losses = -picked * w
         total = w.sum()
         ctx.save_for_backward(x, target)
-        ctx.params = (reduction, idx, w, total)
+        ctx.params = (reduction, idx, w, total, valid)
         if reduction == "none":
             return losses.reshape(target.shape) if x.ndim == 1 else losses
         return _reduce(losses, reduction, total)
 
     def backward(ctx, grad):
         x, _ = ctx.saved_tensors
-        reduction, idx, w, total = ctx.params
+        reduction, idx, w, total, valid = ctx.params
         xp = backend_of(x)
         g = _upstream(grad, reduction, total)
         g = xp.broadcast_to(g.reshape(idx.shape) if reduction == "none" else g, idx.shape)
         out = xp.zeros((1,) + x.shape if x.ndim == 1 else x.shape, x.dtype)
-        xp.put_along_axis(out, idx[:, None], (-w * g)[:, None].astype(x.dtype), axis=1)
+        values = xp.where(valid, -w * g, 0)          # ignored targets get +0, as PyTorch leaves them
+        xp.put_along_axis(out, idx[:, None], values[:, None].astype(x.dtype), axis=1)
         return (out.reshape(x.shape), None)
+
+
+class NllLoss2d(NllLoss):
+    """``NllLoss`` of ``(N, C, H, W)`` input (PyTorch's ``nll_loss2d``, also used for 3-D and 5-D+ input)."""
+
+    node_name = "NllLoss2DBackward0"
 
 
 class BinaryCrossEntropy(Op):
