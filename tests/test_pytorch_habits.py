@@ -115,6 +115,8 @@ t = torch.arange(6.).view(2, 3); print(t.all(axis=1), t.any(axis=0, keepdims=Tru
 t = torch.arange(6.).view(2, 3); print(t.logsumexp(axis=1), t.cumsum(axis=1), torch.cumsum(t, axis=0))
 t = torch.arange(6.).view(2, 3); print(t.unsqueeze(axis=0).shape, t[None].squeeze(axis=0).shape)
 t = torch.arange(6.).view(2, 3); print(torch.cat([t, t], axis=1).shape, torch.stack([t, t], axis=1).shape)
+t = torch.tensor([[3., 1, 2], [0, 5, 4]]); print(t.sort(axis=0), torch.argsort(t, axis=0), t.topk(1, axis=0))
+t = torch.tensor([[3., 1, 2], [0, 5, 4]]); print(t.unbind(axis=1), t.chunk(3, axis=1), t.log_softmax(axis=0))
 t = torch.ones(2, 3, requires_grad=True); t.sum(axis=1, keepdims=True).sum().backward(); print(t.grad)
 torch.ones(2, 3).sum(dim=1, axis=1)
 torch.ones(2, 3).mean(1, keepdim=True, keepdims=True)

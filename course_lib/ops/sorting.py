@@ -23,6 +23,15 @@ from .reduction import return_types
 
 __all__ = ["sort", "argsort", "topk"]
 
+_NOT_GIVEN = object()
+
+
+def _axis(name, dim, axis):
+    """``axis=`` for ``dim=`` (NumPy's name, which PyTorch accepts); given both, the alias is unexpected."""
+    if dim != -1:
+        raise TypeError(f"{name}() got an unexpected keyword argument 'axis'")
+    return axis
+
 
 def _order(a, axis, descending):
     """Indices that sort ``a`` along ``axis`` stably (ties in their original order, NaN last, or first when
@@ -89,7 +98,7 @@ _SORT = (Signature("(*, bool stable, int dim = -1, bool descending = False)"),
          Signature("(int dim = -1, bool descending = False)"))
 
 
-def sort(input, dim=-1, descending=False, stable=None):
+def sort(input, dim=-1, descending=False, stable=None, *, axis=_NOT_GIVEN):
     """Values sorted along ``dim`` (the last by default) and where they came from.
 
     Returns ``torch.return_types.sort(values=..., indices=...)``, a named
@@ -100,6 +109,8 @@ def sort(input, dim=-1, descending=False, stable=None):
     Raises:
         IndexError: ``dim`` out of range.
     """
+    if axis is not _NOT_GIVEN:
+        dim = _axis("sort", dim, axis)
     if isinstance(input, Tensor) and (not isinstance(dim, (int, np.integer)) or isinstance(dim, bool)):
         raise invalid_arguments("sort", _SORT, (dim,) if descending is False else (dim, descending))
     axis = _check_input("sort", input, dim)
@@ -108,15 +119,17 @@ def sort(input, dim=-1, descending=False, stable=None):
     return return_types.sort(values, indices)
 
 
-def argsort(input, dim=-1, descending=False, stable=False):
+def argsort(input, dim=-1, descending=False, stable=False, *, axis=_NOT_GIVEN):
     """The indices that sort ``input`` along ``dim`` (int64). Mirrors ``torch.argsort``."""
+    if axis is not _NOT_GIVEN:
+        dim = _axis("argsort", dim, axis)
     axis = _check_input("argsort", input, dim)
     x = input._data
     idx = _order(x.reshape(1) if x.ndim == 0 else x, axis, bool(descending))
     return wrap(D.as_array(idx.reshape(x.shape).astype(np.int64)))
 
 
-def topk(input, k, dim=-1, largest=True, sorted=True):   # noqa: A002 - PyTorch's parameter name
+def topk(input, k, dim=-1, largest=True, sorted=True, *, axis=_NOT_GIVEN):   # noqa: A002 - PyTorch's name
     """The ``k`` largest values along ``dim`` (the smallest with ``largest=False``) and their indices.
 
     Returns ``torch.return_types.topk(values=..., indices=...)``, largest
@@ -126,6 +139,8 @@ def topk(input, k, dim=-1, largest=True, sorted=True):   # noqa: A002 - PyTorch'
         RuntimeError: ``k`` negative or larger than the size of ``dim`` ("selected index k out of range").
         TypeError: ``k`` not an int.
     """
+    if axis is not _NOT_GIVEN:
+        dim = _axis("topk", dim, axis)
     axis = _check_input("topk", input, dim)
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool):
         raise TypeError(f"topk(): argument 'k' must be int, not {type_name(k)}")

@@ -902,8 +902,10 @@ class Unbind(Op):
         return (backend_of(grads[0]).stack(grads, axis=ctx.axis),)
 
 
-def unbind(input, dim=0):
-    """All slices along ``dim`` as a tuple of views. Mirrors ``torch.unbind``."""
+def unbind(input, dim=0, *, axis=_NOT_GIVEN):
+    """All slices along ``dim`` (or ``axis=``) as a tuple of views. Mirrors ``torch.unbind``."""
+    if axis is not _NOT_GIVEN:
+        dim = _axis_for_dim("unbind", dim, 0, axis)
     if not isinstance(input, Tensor):
         raise tensor_expected("unbind", input)
     x = input._data
@@ -978,13 +980,15 @@ def split(tensor, split_size_or_sections, dim=0):
     return _multi_view(Split, tensor, {"axis": d, "sizes": sizes})
 
 
-def chunk(input, chunks, dim=0):
+def chunk(input, chunks, dim=0, *, axis=_NOT_GIVEN):
     """Split into ``chunks`` pieces of equal size ``ceil(n / chunks)`` (the last may be smaller, and
-    there may be fewer pieces). Mirrors ``torch.chunk``.
+    there may be fewer pieces) along ``dim`` (or ``axis=``). Mirrors ``torch.chunk``.
 
     Raises:
         RuntimeError: ``chunks`` not positive.
     """
+    if axis is not _NOT_GIVEN:
+        dim = _axis_for_dim("chunk", dim, 0, axis)
     if not isinstance(input, Tensor):
         raise tensor_expected("chunk", input)
     if not (_is_int(chunks) and _is_int(dim)):
