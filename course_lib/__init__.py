@@ -254,6 +254,7 @@ from .ops.views import (
 from .ops.views import torch_broadcast_to as broadcast_to
 from .ops.views import torch_permute as permute
 from .ops.views import torch_reshape as reshape
+from .ops.views import torch_tile as tile
 
 __version__ = "0.1.0"
 

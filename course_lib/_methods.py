@@ -43,7 +43,7 @@ _SAME_AS_FUNCTION = {
         "norm", "cumsum", "logsumexp", "count_nonzero"],
     V: ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
         "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to", "contiguous",
-        "clone", "narrow", "select", "unbind", "split", "chunk", "flip", "as_strided", "repeat"],
+        "clone", "narrow", "select", "unbind", "split", "chunk", "flip", "as_strided", "repeat", "tile"],
     L: ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner"],
     I: ["index_select", "masked_fill", "masked_select", "gather", "nonzero"],
     S: ["softmax", "log_softmax"],

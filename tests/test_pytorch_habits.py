@@ -361,6 +361,15 @@ torch.ones(2, 2).repeat(-1, 2)
 torch.ones(2, 2).repeat(-1, -3)
 torch.ones(2, 2).repeat(2, 2, dim=1)
 a = torch.tensor(2., requires_grad=True); a.repeat(3).sum().backward(); a.grad
+x = torch.tensor([[1., 2], [3, 4]], requires_grad=True); y = torch.tile(x, (2,)); print(y, y.grad_fn.name())
+x = torch.tensor([[1., 2], [3, 4]]).requires_grad_(); (x.tile((1, 3)) * torch.arange(6.)).sum().backward(); x.grad
+x = torch.ones(2, 2); print(x.tile(2, 1, 1).shape, x.tile([2]).shape, x.tile(dims=(2,)).shape)
+print(torch.tile(torch.ones(2, 2), dims=[1, 2]).shape)
+print(torch.tile(torch.tensor(3.), (2,)), torch.tile(torch.arange(3), (2, 2)))
+torch.ones(2, 2).tile()
+torch.tile(torch.ones(2, 2))
+torch.ones(2, 2).tile(-1)
+torch.tile(torch.ones(2, 2), 2)
 """)
 
 

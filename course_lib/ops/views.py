@@ -27,7 +27,7 @@ from . import _dispatch as D
 __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute",
            "movedim", "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to",
            "broadcast_tensors", "broadcast_shapes", "contiguous", "clone", "narrow", "select", "unbind",
-           "cat", "concat", "concatenate", "stack", "split", "chunk", "flip", "as_strided", "repeat",
+           "cat", "concat", "concatenate", "stack", "split", "chunk", "flip", "as_strided", "repeat", "tile",
            "compute_view_strides"]
 
 
@@ -719,6 +719,26 @@ def repeat(input, *repeats, **kwargs):
     return D.record(Repeat, (input,), (x,), {"repeats": reps})
 
 
+def tile(input, *dims, **kwargs):
+    """``input`` repeated ``dims[i]`` times along dimension ``i``, like ``np.tile``: fewer ``dims`` than
+    dimensions repeat the last ones (``repeat`` needs one per dimension). Mirrors ``Tensor.tile`` /
+    ``torch.tile`` (records ``RepeatBackward0``, as PyTorch's tile is ``repeat``).
+
+    Raises:
+        RuntimeError: a negative repeat. TypeError: no dims, or ones that are not ints.
+    """
+    if not dims and not kwargs:
+        raise TypeError('tile() missing 1 required positional arguments: "dims"')
+    if kwargs and set(kwargs) != {"dims"}:
+        raise TypeError(f"tile() got an unexpected keyword argument '{next(k for k in kwargs if k != 'dims')}'")
+    reps = tuple(_int_list(dims, "tile", "dims", _TILE, kwargs))
+    n = input._data.ndim
+    return repeat(input, (1,) * (n - len(reps)) + reps)
+
+
+_TILE = (Signature("(tuple of ints dims)"),)
+
+
 def expand(input, *sizes, **kwargs):
     """Broadcast to a larger shape without copying (stride 0 in the new dims). Mirrors ``Tensor.expand``.
 
@@ -773,6 +793,7 @@ def broadcast_to(input, *size, **kwargs):
 torch_reshape = _function_form(reshape, "(Tensor input, tuple of ints shape)")
 torch_permute = _function_form(permute, "(Tensor input, tuple of ints dims)")
 torch_broadcast_to = _function_form(broadcast_to, "(Tensor input, tuple of ints size)")
+torch_tile = _function_form(tile, "(Tensor input, tuple of ints dims)")
 
 
 def broadcast_shapes(*shapes):
