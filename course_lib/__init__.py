@@ -221,6 +221,7 @@ from .ops.reduction import (
 )
 from .ops.softmax import log_softmax, softmax
 from .ops.sorting import argsort, sort, topk
+from .ops.triangular import tril, triu
 from .ops.views import (
     as_strided,
     broadcast_shapes,

@@ -25,6 +25,7 @@ from .ops import math as M
 from .ops import reduction as R
 from .ops import softmax as S
 from .ops import sorting as O
+from .ops import triangular as TR
 from .ops import views as V
 
 # ---------------------------------------------------------------------------
@@ -48,6 +49,7 @@ _SAME_AS_FUNCTION = {
     I: ["index_select", "masked_fill", "masked_select", "gather", "nonzero"],
     S: ["softmax", "log_softmax"],
     O: ["sort", "argsort", "topk"],
+    TR: ["tril", "triu"],
 }
 
 for _module, _names in _SAME_AS_FUNCTION.items():

@@ -162,6 +162,8 @@ CASES = {
     "SortStable": (lambda t, a: a.sort(dim=0, stable=True).values * t.tensor([[1.0], [4.0]], dtype=t.float64),
                    [_distinct(2, 3)]),
     "Topk": (lambda t, a: a.topk(2, dim=1).values * t.tensor([1.0, 3.0], dtype=t.float64), [_distinct(2, 4)]),
+    "Tril": (lambda t, a: a.tril(-1) * t.arange(12.0, dtype=t.float64).view(3, 4), [_randn(3, 4)]),
+    "Triu": (lambda t, a: t.triu(a, 1) * t.arange(24.0, dtype=t.float64).view(2, 3, 4), [_randn(2, 3, 4)]),
     "Repeat": (lambda t, a: a.repeat(2, 1, 3) * t.arange(18.0, dtype=t.float64).view(2, 1, 9), [_randn(1, 3)]),
     "Softmax": (lambda t, a: t.softmax(a, 1) * t.tensor([1.0, 2.0, 3.0], dtype=t.float64), [_randn(2, 3)]),
     "LogSoftmax": (lambda t, a: a.log_softmax(0) * t.tensor([[1.0], [3.0]], dtype=t.float64), [_randn(2, 3)]),

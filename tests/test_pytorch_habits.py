@@ -465,3 +465,21 @@ print([str(w.message) for w in caught])
         "using tensor.detach() first. (Triggered internally at "
         "/__w/pytorch/pytorch/torch/csrc/autograd/generated/python_variable_methods.cpp:822.)']"]
 
+
+TRIANGLE_SNIPPETS = cases("""
+x = torch.arange(9.).view(3, 3).requires_grad_(); y = x.tril(); print(y, y.grad_fn.name())
+x = torch.arange(9.).view(3, 3).requires_grad_(); (torch.triu(x, 1) * torch.arange(3.)).sum().backward(); x.grad
+x = torch.arange(9.).view(3, 3); print(torch.triu(x, 1), torch.tril(x, diagonal=-1), torch.ones(2, 3, 4).triu().shape)
+print(torch.tril(torch.ones(2, 3, dtype=torch.int64)), torch.triu(torch.ones(2, 2, dtype=torch.bool), 1))
+print(torch.tril(torch.ones(2, 5), 2), torch.triu(torch.ones(4, 2), -1))
+torch.tril(torch.ones(3))
+torch.triu(torch.tensor(1.))
+torch.tril(torch.ones(3, 3), 1.5)
+torch.tril([1])
+""")
+
+
+@pytest.mark.parametrize("code", TRIANGLE_SNIPPETS)
+def test_tril_triu_as_pytorch(code):
+    _same(code)
+
