@@ -70,7 +70,9 @@ class _Select(Op):
         if len(ctx.shape) == 0:
             return (grad.copy(),)
         out = xp.zeros(ctx.shape, dtype=grad.dtype)
-        xp.put_along_axis(out, idx, grad, axis=ctx.axis)
+        where = [xp.arange(n).reshape([-1 if k == i else 1 for k in range(idx.ndim)]) for i, n in enumerate(idx.shape)]
+        where[ctx.axis] = idx
+        out[tuple(where)] = grad              # each position once: plain assignment (NumPy and CuPy)
         return (out,)
 
 
