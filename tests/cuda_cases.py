@@ -66,6 +66,11 @@ def cases(torch):
         "inplace_on_view": _inplace_on_view, "add_alpha": lambda a, b: torch.add(a, b, alpha=2),
         "zeros_like": lambda a, b: torch.zeros_like(a) + a, "full_like": lambda a, b: torch.full_like(a, 2.0) * a,
         "relu_chain": lambda a, b: ((a @ b.t()).relu() - 1).pow(2).mean(),
+        "softmax": lambda a, b: torch.softmax(a, 1) * b, "log_softmax": lambda a, b: a.log_softmax(0) * b,
+        "sort": lambda a, b: a.sort(1, descending=True).values * b, "argsort": lambda a, b: a.argsort(0),
+        "topk": lambda a, b: a.topk(2, dim=1).values * b[:, :2], "repeat": lambda a, b: a.repeat(2, 1) * 3,
+        "tile": lambda a, b: torch.tile(a, (1, 2)) * 2, "tril": lambda a, b: a.tril(-1) + b.triu(1),
+        "unbind_iter": lambda a, b: sum(r * r for r in a), "rremainder": lambda a, b: 2 % (a.detach().abs() + 1),
     }
 
 
