@@ -69,10 +69,12 @@ class NllLoss(Op):
         xp = backend_of(x)
         g = _upstream(grad, reduction, total)
         g = xp.broadcast_to(g.reshape(idx.shape) if reduction == "none" else g, idx.shape)
-        out = xp.zeros((1,) + x.shape if x.ndim == 1 else x.shape, x.dtype)
-        values = xp.where(valid, -w * g, 0)          # ignored targets get +0, as PyTorch leaves them
-        xp.put_along_axis(out, idx[:, None], values[:, None].astype(x.dtype), axis=1)
-        return (out.reshape(x.shape), None)
+        shape = (1,) + x.shape if x.ndim == 1 else x.shape
+        values = xp.where(valid, -w * g, 0).astype(x.dtype)     # ignored targets get +0, as PyTorch leaves them
+        out = xp.zeros(idx.shape + (shape[1],), x.dtype)           # the class axis last, rows flattened
+        flat = out.reshape(-1, shape[1])
+        flat[xp.arange(flat.shape[0]), idx.reshape(-1)] = values.reshape(-1)
+        return (xp.moveaxis(out, -1, 1).reshape(x.shape), None)
 
 
 class NllLoss2d(NllLoss):
