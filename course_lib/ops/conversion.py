@@ -103,10 +103,6 @@ def to(self, *args, **kwargs):
         TypeError: arguments that are neither a dtype, a device nor a tensor.
     """
     dtype, dev, copy = _parse(args, dict(kwargs))
-    if dev.__class__ is int:                  # a bare index means an accelerator (CUDA) device
-        from .. import cuda
-        if not cuda.is_available():
-            raise RuntimeError("Cannot access accelerator device when none is available.")
     x = self._data
     target_dtype = x.dtype if dtype is None else dtype.numpy_dtype
     target_dev = device_of(x) if dev is None else resolve(dev)
