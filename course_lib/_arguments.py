@@ -20,7 +20,7 @@ way PyTorch does (``zeros(2, 3)``, ``zeros((2, 3))``, ``zeros([2, 3])``).
 
 import numpy as np
 
-__all__ = ["Signature", "invalid_arguments", "int_list", "missing_attribute", "tensor_expected", "type_name",
+__all__ = ["Signature", "invalid_arguments", "int_list", "parse", "missing_attribute", "tensor_expected", "type_name",
            "wrong_arguments"]
 
 
@@ -163,6 +163,7 @@ class Signature:
         self.text = text
         self.hidden = hidden
         self.params = []                     # (kind, name, optional, keyword_only)
+        self.nullable = set()                # the parameters that take None (default None, or "int?")
         keyword_only = False
         for part in filter(None, text[1:-1].split(", ")):
             if part == "*":
@@ -173,6 +174,8 @@ class Signature:
             if kind == "tuple of ints" and name == "dim":
                 kind = "int[1]"              # the reductions' dim (int[1] in PyTorch) also takes a single int
             self.params.append((kind, name, bool(default) or kind.endswith("?"), keyword_only))
+            if default == "None" or kind.endswith("?"):
+                self.nullable.add(name)
         positional = [p for p in self.params if not p[3]]
         self.max_pos_args = len(positional)
         self.min_args = sum(1 for p in self.params if not p[2])
@@ -200,7 +203,7 @@ class Signature:
                 if optional:
                     continue
                 return _missing_args(name, self, i)
-            if obj is None and optional or _check(kind, obj):
+            if obj is None and pname in self.nullable or _check(kind, obj):
                 pass
             elif varargs and pos == 0 and not is_kwd:
                 pos = nargs                  # all positional arguments are the sizes
@@ -217,6 +220,38 @@ class Signature:
                 if names.index(key) < nargs:
                     return TypeError(f"{name}() got multiple values for argument '{key}'")
         return None
+
+
+    def convert(self, args, kwargs):
+        """``args`` and ``kwargs`` (which fit) with the tensors PyTorch reads as ints (``dim=torch.tensor(1)``)
+        turned into Python ints."""
+        if self.varargs:
+            return args, kwargs
+        kinds = {p[1]: p[0] for p in self.params}
+        positional = [p[0] for p in self.params if not p[3]]
+        args = tuple(_as_ints(kind, a) for kind, a in zip(positional, args))
+        return args, {k: _as_ints(kinds.get(k), v) for k, v in kwargs.items()}
+
+
+def _as_ints(kind, obj):
+    if kind == "int" or kind in ("int[1]", "tuple of ints") and _is_tensor(obj):
+        return int(obj) if _is_tensor(obj) else obj
+    if kind in ("int[1]", "tuple of ints") and isinstance(obj, (tuple, list)):
+        return type(obj)(int(o) if _is_tensor(o) else o for o in obj)
+    return obj
+
+
+def parse(name, signatures, args, kwargs=None):
+    """``(args, kwargs)`` as the first of ``signatures`` that fits reads them (one-element integer tensors
+    given for ints become ints, as in PyTorch), or raise the TypeError PyTorch raises when none fits.
+
+    Call it on the slow path only, once a cheap check has failed.
+    """
+    kwargs = kwargs or {}
+    for sig in signatures:
+        if sig.explain(name, args, kwargs) is None:
+            return sig.convert(args, kwargs)
+    raise invalid_arguments(name, signatures, args, kwargs)
 
 
 def _wrong_type(name, kind, pname, obj, position):

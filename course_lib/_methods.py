@@ -44,7 +44,7 @@ _SAME_AS_FUNCTION = {
         "norm", "cumsum", "logsumexp", "count_nonzero"],
     V: ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
         "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to", "contiguous",
-        "clone", "narrow", "select", "unbind", "split", "chunk", "flip", "as_strided", "repeat", "tile"],
+        "clone", "narrow", "select", "unbind", "split", "chunk", "as_strided", "repeat", "tile"],
     L: ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner"],
     I: ["index_select", "masked_fill", "masked_select", "gather", "nonzero"],
     S: ["softmax", "log_softmax"],
@@ -57,6 +57,7 @@ for _module, _names in _SAME_AS_FUNCTION.items():
         setattr(Tensor, _name, getattr(_module, _name))
 
 Tensor.ge = A.ge
+Tensor.flip = V.flip_method           # x.flip(0, 1) as well as x.flip((0, 1)); torch.flip takes one tuple
 Tensor.greater = A.gt
 Tensor.less = A.lt
 Tensor.where = lambda self, condition, other: M.where(condition, self, other)

@@ -14,7 +14,7 @@ import warnings
 import numpy as np
 
 from .. import _dtype
-from .._arguments import Signature, invalid_arguments, tensor_expected, type_name, wrong_arguments
+from .._arguments import Signature, invalid_arguments, parse, tensor_expected, type_name, wrong_arguments
 from .._broadcast import broadcast_shape
 from .._device import backend_of, to_numpy
 from .._strides import broadcast_strides, check_no_partial_overlap, element_strides, empty_strided, iterator_strides
@@ -605,13 +605,29 @@ class IndexSelect(Op):
         return (out.reshape(ctx.shape),)
 
 
+_NOT_GIVEN = object()
+
+
+def _given(*values):
+    """The arguments given, up to the first one left out."""
+    return values[:values.index(_NOT_GIVEN)] if _NOT_GIVEN in values else values
+
+
+def _axis_for_dim(name, dim, axis):
+    """``axis=`` for ``dim=`` (PyTorch accepts NumPy's name); given both, the alias is unexpected."""
+    if dim is not _NOT_GIVEN:
+        raise TypeError(f"{name}() got an unexpected keyword argument 'axis'")
+    return axis
+
+
 _INDEX_SELECT = (Signature("(int dim, Tensor index)"),)
 _GATHER = (Signature("(int dim, Tensor index, *, bool sparse_grad = False)"),)
 _MASKED_FILL = (Signature("(Tensor mask, Tensor value)"), Signature("(Tensor mask, Number value)"))
 
 
-def index_select(input, dim, index):
-    """Slices along ``dim`` picked by a 1-D integer tensor ``index``; a copy. Mirrors ``torch.index_select``.
+def index_select(input, dim=_NOT_GIVEN, index=_NOT_GIVEN, *, axis=_NOT_GIVEN):
+    """Slices along ``dim`` (or ``axis=``) picked by a 1-D integer tensor ``index``; a copy. Mirrors
+    ``torch.index_select``.
 
     Raises:
         RuntimeError: an index that is not int32/int64.
@@ -619,8 +635,10 @@ def index_select(input, dim, index):
     """
     if not isinstance(input, Tensor):
         raise tensor_expected("index_select", input)
+    if axis is not _NOT_GIVEN:
+        dim = _axis_for_dim("index_select", dim, axis)
     if not (isinstance(index, Tensor) and isinstance(dim, int)):
-        raise invalid_arguments("index_select", _INDEX_SELECT, (dim, index))
+        dim, index = parse("index_select", _INDEX_SELECT, _given(dim, index))[0]
     D.check_devices("_index_select", (("self", input), ("index", index)))
     x = input._data
     d = wrap_dim(dim, x.ndim)
@@ -777,12 +795,15 @@ class Gather(Op):
         return (out,)
 
 
-def gather(input, dim, index):
-    """``out[i][j] = input[index[i][j]][j]`` for dim 0 (and likewise for other dims). Mirrors ``torch.gather``."""
+def gather(input, dim=_NOT_GIVEN, index=_NOT_GIVEN, *, axis=_NOT_GIVEN):
+    """``out[i][j] = input[index[i][j]][j]`` for dim 0 (and likewise for other dims; ``axis=`` is ``dim=``).
+    Mirrors ``torch.gather``."""
     if not isinstance(input, Tensor):
         raise tensor_expected("gather", input)
+    if axis is not _NOT_GIVEN:
+        dim = _axis_for_dim("gather", dim, axis)
     if not (isinstance(index, Tensor) and isinstance(dim, int)):
-        raise invalid_arguments("gather", _GATHER, (dim, index))
+        dim, index = parse("gather", _GATHER, _given(dim, index))[0]
     D.check_devices("gather", (("self", input), ("index", index)))
     x, ix = input._data, index._data
     d = wrap_dim(dim, x.ndim)
@@ -817,8 +838,13 @@ def nonzero(input, *, as_tuple=False):
         raise tensor_expected("nonzero", input)
     x = input._data
     xp = backend_of(x)
-    idx = xp.nonzero(x) if x.ndim else xp.nonzero(x.reshape(1))
+    if x.ndim == 0:                      # as_tuple: one index per element as if 1-d; else an (n, 0) tensor
+        n = int(bool(x))
+        if as_tuple:
+            return (D.wrap(xp.zeros(n, dtype=np.int64)),)
+        return D.wrap(xp.zeros((n, 0), dtype=np.int64))
+    idx = xp.nonzero(x)
     if as_tuple:
         return tuple(D.wrap(i.astype(np.int64)) for i in idx)
-    return D.wrap(xp.stack(idx, axis=1).astype(np.int64) if idx else xp.zeros((0, 0), dtype=np.int64))
+    return D.wrap(xp.stack(idx, axis=1).astype(np.int64))
 

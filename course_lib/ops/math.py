@@ -565,7 +565,8 @@ def where(condition, input=None, other=None):
     from .._broadcast import broadcast_shape
     args = (condition, input, other)
     if input is None and other is None and isinstance(condition, Tensor):
-        return tuple(D.wrap(i) for i in _xp(condition._data).nonzero(condition._data))
+        from .indexing import nonzero
+        return nonzero(condition, as_tuple=True)
     if not isinstance(condition, Tensor) or input is None or other is None or not all(
             isinstance(v, Tensor) or D.is_number(v) and not isinstance(v, np.ndarray) for v in args[1:]):
         from .._arguments import invalid_arguments

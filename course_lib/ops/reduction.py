@@ -111,18 +111,19 @@ def _is_int(value):
 
 
 def _check_args(name, texts, dim, keepdim, ints_only=False, none_ok=True):
-    """``dim`` (None, an int or, unless ``ints_only``, a tuple of ints) and ``keepdim`` (a bool), or the
-    TypeError PyTorch raises, as if they were given by position."""
+    """``dim`` (None, an int or, unless ``ints_only``, a tuple of ints; a one-element integer tensor is read as
+    an int) after checking it and ``keepdim`` (a bool), or the TypeError PyTorch raises, as if they were given
+    by position."""
     ok_dim = (dim is None and none_ok) or _is_int(dim) or (
         not ints_only and isinstance(dim, (tuple, list)) and builtins.all(_is_int(d) for d in dim))
     if ok_dim and isinstance(keepdim, (bool, np.bool_)):
-        return
-    from .._arguments import int_list, invalid_arguments
+        return dim
+    from .._arguments import int_list, parse
     args = (dim,) if keepdim is False else (dim, keepdim)
-    error = invalid_arguments(name, _signatures(*texts), args)
-    if error is None:                    # a list of dims whose later element is not an int
+    dim = parse(name, _signatures(*texts), args)[0][0]        # dim=torch.tensor(1) is read as 1
+    if isinstance(dim, (tuple, list)):                        # a later element that is not an int
         int_list(name, "dim", (dim,))
-    raise error
+    return dim
 
 
 def _wrong_arguments(name, input, dim, keepdim, unset=None):
@@ -575,7 +576,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims
         dim, keepdim = _numpy_names("sum", dim, keepdim, axis, keepdims)
     if not isinstance(input, Tensor):
         raise _wrong_arguments("sum", input, dim, keepdim, None)
-    _check_args("sum", _SUM, dim, keepdim)
+    dim = _check_args("sum", _SUM, dim, keepdim)
     x = input._data
     rdt = _sum_dtype(x, dtype, "sum")
     if x.dtype != rdt:
@@ -596,7 +597,7 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdim
         dim, keepdim = _numpy_names("mean", dim, keepdim, axis, keepdims)
     if not isinstance(input, Tensor):
         raise _wrong_arguments("mean", input, dim, keepdim, None)
-    _check_args("mean", _SUM, dim, keepdim)
+    dim = _check_args("mean", _SUM, dim, keepdim)
     x = input._data
     dt = _dtype.as_dtype(dtype, "mean")
     if dt is not None and dt._kind != "f":
@@ -629,7 +630,7 @@ def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None, axis=_NOT_GIVEN
         raise invalid_arguments("prod", _signatures(*_PROD), (), {"dim": None})
     if dim is _ALL_ELEMENTS:
         dim = None
-    _check_args("prod", _PROD, dim, keepdim, ints_only=True)
+    dim = _check_args("prod", _PROD, dim, keepdim, ints_only=True)
     x = input._data
     rdt = _sum_dtype(x, dtype, "prod")
     if x.dtype != rdt:
@@ -646,7 +647,7 @@ def _extreme(input, dim, keepdim, largest, name):
     if isinstance(dim, Tensor):
         from .arithmetic import maximum, minimum
         return maximum(input, dim) if largest else minimum(input, dim)
-    _check_args(name, _MAX, dim, keepdim, ints_only=True)
+    dim = _check_args(name, _MAX, dim, keepdim, ints_only=True)
     x = input._data
     if dim is None:
         if x.size == 0:
@@ -707,7 +708,7 @@ def min(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NO
 
 
 def _amax_amin(op, name, input, dim, keepdim):
-    _check_args(name, _AMAX, dim, keepdim)
+    dim = _check_args(name, _AMAX, dim, keepdim)
     x = input._data
     axes = normalize_dims(dim if dim != () else None, x.ndim)
     if x.size == 0:
@@ -747,7 +748,7 @@ def amin(input, dim=(), keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
 
 def _arg(input, dim, keepdim, largest):
     name = "argmax" if largest else "argmin"
-    _check_args(name, _ARG, dim, keepdim, ints_only=True)
+    dim = _check_args(name, _ARG, dim, keepdim, ints_only=True)
     x = input._data
     xp = _xp(x)
     if x.dtype.kind == "b":
@@ -812,7 +813,7 @@ def _var_std(op, input, dim, unbiased, keepdim, correction, name):
     if unbiased is not None and correction is not None:
         from .._arguments import invalid_arguments
         raise invalid_arguments(name, _signatures(*_VAR), (), {"correction": correction, "unbiased": unbiased})
-    _check_args(name, _VAR, dim, keepdim)
+    dim = _check_args(name, _VAR, dim, keepdim)
     x = input._data
     if x.dtype.kind != "f":
         raise RuntimeError("std and var only support floating point and complex dtypes")
@@ -855,7 +856,7 @@ def std(input, dim=None, unbiased=None, keepdim=False, *, correction=None, axis=
 def _truth(name, reduce, input, dim, keepdim):
     if not isinstance(input, Tensor):
         raise _wrong_arguments(name, input, dim, keepdim)
-    _check_args(name, _ALL, dim, keepdim)
+    dim = _check_args(name, _ALL, dim, keepdim)
     x = input._data
     # dim=() reduces nothing here (unlike sum's dim=(), which is all dims)
     axis = None if dim is None else () if dim == () or dim == [] else normalize_dims(dim, x.ndim)
@@ -927,8 +928,11 @@ def cumsum(input, dim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN):
         dim = _numpy_names("cumsum", dim, False, axis, _NOT_GIVEN, _NOT_GIVEN)[0]
     if dim is _NOT_GIVEN:
         raise _missing_dim("cumsum")
-    if not isinstance(input, Tensor) or not _is_int(dim):
+    if not isinstance(input, Tensor):
         raise wrong_arguments("cumsum", input, dim)
+    if not _is_int(dim):
+        from .._arguments import FUNCTION_SIGNATURES, parse
+        dim = parse("cumsum", _signatures(*FUNCTION_SIGNATURES["cumsum"]), (input, dim))[0][1]
     x = input._data
     rdt = _sum_dtype(x, dtype, "cumsum")
     if x.dtype != rdt:

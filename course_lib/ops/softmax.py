@@ -100,8 +100,11 @@ def _apply(op, name, input, dim, dtype, axis):
     if dim is _NOT_GIVEN:
         raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        where = "" if dim is None else " (position 2)"
-        raise TypeError(f"{name}(): argument 'dim'{where} must be int, not {type_name(dim)}")
+        from .._arguments import _check
+        if not _check("int", dim):
+            where = "" if dim is None else " (position 2)"
+            raise TypeError(f"{name}(): argument 'dim'{where} must be int, not {type_name(dim)}")
+        dim = int(dim)                   # a 0-d integer tensor, read as an int as in PyTorch
     if dtype is not None:
         input = input.to(dtype)
     x = input._data

@@ -14,7 +14,7 @@ specified.
 
 import numpy as np
 
-from .._arguments import Signature, invalid_arguments, tensor_expected, type_name
+from .._arguments import Signature, _check, parse, tensor_expected, type_name
 from .._device import backend_of
 from .._tensor import Tensor, wrap, wrap_dim
 from ..autograd.function import Op
@@ -92,7 +92,9 @@ def _check_input(name, input, dim):
     if not isinstance(input, Tensor):
         raise tensor_expected(name, input)
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        raise TypeError(f"{name}(): argument 'dim' must be int, not {type_name(dim)}")
+        if not _check("int", dim):
+            raise TypeError(f"{name}(): argument 'dim' must be int, not {type_name(dim)}")
+        dim = int(dim)                   # a 0-d integer tensor, read as an int as in PyTorch
     return wrap_dim(dim, input._data.ndim)
 
 
@@ -114,7 +116,7 @@ def sort(input, dim=-1, descending=False, stable=None, *, axis=_NOT_GIVEN):
     if axis is not _NOT_GIVEN:
         dim = _axis("sort", dim, axis)
     if isinstance(input, Tensor) and (not isinstance(dim, (int, np.integer)) or isinstance(dim, bool)):
-        raise invalid_arguments("sort", _SORT, (dim,) if descending is False else (dim, descending))
+        dim = parse("sort", _SORT, (dim,) if descending is False else (dim, descending))[0][0]
     axis = _check_input("sort", input, dim)
     op = Sort if stable is None else SortStable
     values, indices = D.record(op, (input,), (input._data,), {"axis": axis, "descending": bool(descending)})

@@ -9,7 +9,7 @@ by matrix.  The gradient is masked the same way (``TrilBackward0`` /
 
 import numpy as np
 
-from .._arguments import tensor_expected, type_name
+from .._arguments import _check, tensor_expected, type_name
 from .._device import backend_of
 from .._tensor import Tensor
 from ..autograd.function import Op
@@ -43,7 +43,7 @@ class Triu(Op):
 def _triangle(op, name, input, diagonal):
     if not isinstance(input, Tensor):
         raise tensor_expected(name, input)
-    if not isinstance(diagonal, (int, np.integer)) or isinstance(diagonal, bool):
+    if (not isinstance(diagonal, (int, np.integer)) or isinstance(diagonal, bool)) and not _check("int", diagonal):
         raise TypeError(f"{name}(): argument 'diagonal' (position 2) must be int, not {type_name(diagonal)}")
     if input._data.ndim < 2:
         raise RuntimeError(f"{name}: input tensor must have at least 2 dimensions")

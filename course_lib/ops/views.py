@@ -17,7 +17,16 @@ import math
 import numpy as np
 
 from .. import _dtype
-from .._arguments import Signature, _is_index, int_list, invalid_arguments, tensor_expected, wrong_arguments
+from .._arguments import (
+    Signature,
+    _is_index,
+    int_list,
+    invalid_arguments,
+    parse,
+    tensor_expected,
+    type_name,
+    wrong_arguments,
+)
 from .._device import backend_of
 from .._strides import contiguous_strides, element_strides, empty_preserving, strided
 from .._tensor import Tensor, wrap_dim
@@ -172,8 +181,11 @@ def _int_arg(value, name, signatures, args):
     """An ``int`` argument (a dim), or PyTorch's TypeError naming the call's signatures."""
     if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
         return int(value)
-    raise invalid_arguments(name, signatures, args)
+    converted = parse(name, signatures, args)[0]          # dim=torch.tensor(1) is read as 1
+    return next(c for a, c in zip(args, converted) if a is value)
 
+
+_NOT_GIVEN = object()          # axis= (NumPy's name for dim=), or an argument, not given
 
 _VIEW = (Signature("(torch.dtype dtype)"), Signature("(tuple of ints size)"))
 _RESHAPE = (Signature("(tuple of ints shape)"),)
@@ -187,6 +199,13 @@ _TRANSPOSE = (Signature("(int dim0, int dim1)"),)
 _UNSQUEEZE = (Signature("(int dim)"),)
 _SQUEEZE = (Signature("()"), Signature("(int dim)"), Signature("(tuple of ints dim)"))
 _FLATTEN = (Signature("(int start_dim = 0, int end_dim = -1)"),)
+_UNBIND = (Signature("(int dim = 0)"),)
+_SPLIT = (Signature("(Tensor input, int split_size, int dim = 0)"),
+          Signature("(Tensor input, tuple of ints split_size, int dim = 0)"))
+_FLIP = (Signature("(tuple of ints dims)"),)
+_FLIP_FUNCTION = (Signature("(Tensor input, tuple of ints dims)"),)
+_SWAPAXES = (Signature("(int axis0, int axis1)"),)
+_MOVEDIM = (Signature("(int source, int destination)"), Signature("(tuple of ints source, tuple of ints destination)"))
 
 
 # ---------------------------------------------------------------------------
@@ -555,7 +574,16 @@ def transpose(input, dim0, dim1):
     return view_op(Transpose, input, {"d0": d0, "d1": d1})
 
 
-swapaxes = swapdims = transpose
+swapdims = transpose
+
+
+def swapaxes(input, axis0=_NOT_GIVEN, axis1=_NOT_GIVEN, **kwargs):
+    """``transpose`` under NumPy's name, with NumPy's argument names. Mirrors ``torch.swapaxes``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("swapaxes", input)
+    if kwargs or axis1 is _NOT_GIVEN:
+        raise invalid_arguments("swapaxes", _SWAPAXES, _given(axis0, axis1), kwargs)
+    return transpose(input, axis0, axis1)
 
 
 def t(input):
@@ -595,6 +623,8 @@ def movedim(input, source, destination):
     """Move dimension(s) ``source`` to position(s) ``destination``. Mirrors ``torch.movedim``."""
     if not isinstance(input, Tensor):
         raise wrong_arguments("movedim", input, source, destination)
+    if not (_is_int(source) and _is_int(destination)):
+        source, destination = parse("movedim", _MOVEDIM, (source, destination))[0]
     n = input._data.ndim
     src = [source] if isinstance(source, int) else list(source)
     dst = [destination] if isinstance(destination, int) else list(destination)
@@ -606,7 +636,6 @@ def movedim(input, source, destination):
     return view_op(Permute, input, {"dims": tuple(order)})
 
 
-_NOT_GIVEN = object()          # axis= (NumPy's name for dim=) not given
 
 
 def _axis_for_dim(name, dim, dim_default, axis):
@@ -869,12 +898,20 @@ def contiguous(input, memory_format=None):
     return clone(input, memory_format=contiguous_format)
 
 
-def narrow(input, dim, start, length):
-    """The slice ``start:start+length`` of dimension ``dim``, as a view. Mirrors ``torch.narrow``."""
+def _given(*values):
+    """The arguments given, up to the first one left out."""
+    return values[:values.index(_NOT_GIVEN)] if _NOT_GIVEN in values else values
+
+
+def narrow(input, dim=_NOT_GIVEN, start=_NOT_GIVEN, length=_NOT_GIVEN, *, axis=_NOT_GIVEN):
+    """The slice ``start:start+length`` of dimension ``dim`` (or ``axis=``), as a view. Mirrors ``torch.narrow``."""
+    if axis is not _NOT_GIVEN:
+        dim = _axis_for_dim("narrow", dim, _NOT_GIVEN, axis)
     if not isinstance(input, Tensor):
-        raise wrong_arguments("narrow", input, dim, start, length)
+        raise wrong_arguments("narrow", input, *_given(dim, start, length))
     if not (_is_int(dim) and _is_int(start) and _is_int(length)):
-        raise invalid_arguments("narrow", _NARROW, (dim, start, length))
+        dim, start, length = parse("narrow", _NARROW, _given(dim, start, length))[0]
+        start = int(start)                   # narrow(dim, Tensor start, length)
     x = input._data
     if x.ndim == 0:
         raise RuntimeError("narrow() cannot be applied to a 0-dim tensor.")
@@ -891,16 +928,19 @@ def narrow(input, dim, start, length):
     return view_op(Slice, input, {"axis": d, "start": start, "stop": start + length, "step": 1})
 
 
-def select(input, dim, index):
-    """The sub-tensor at ``index`` of dimension ``dim`` (one dimension fewer), a view. Mirrors ``torch.select``.
+def select(input, dim=_NOT_GIVEN, index=_NOT_GIVEN, *, axis=_NOT_GIVEN):
+    """The sub-tensor at ``index`` of dimension ``dim`` (or ``axis=``; one dimension fewer), a view. Mirrors
+    ``torch.select``.
 
     Raises:
         IndexError: index out of range (PyTorch's message).
     """
+    if axis is not _NOT_GIVEN:
+        dim = _axis_for_dim("select", dim, _NOT_GIVEN, axis)
     if not isinstance(input, Tensor):
         raise tensor_expected("select", input)
     if not (_is_int(dim) and _is_int(index)):
-        raise invalid_arguments("select", _SELECT, (dim, index))
+        dim, index = parse("select", _SELECT, _given(dim, index))[0]
     x = input._data
     if x.ndim == 0:
         raise IndexError("select() cannot be applied to a 0-dim tensor.")
@@ -929,8 +969,12 @@ def unbind(input, dim=0, *, axis=_NOT_GIVEN):
         dim = _axis_for_dim("unbind", dim, 0, axis)
     if not isinstance(input, Tensor):
         raise tensor_expected("unbind", input)
+    if not _is_int(dim):
+        dim = parse("unbind", _UNBIND, (dim,))[0][0]
     x = input._data
     d = wrap_dim(dim, x.ndim)
+    if x.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     return _multi_view(Unbind, input, {"axis": d})
 
 
@@ -986,6 +1030,10 @@ def split(tensor, split_size_or_sections, dim=0):
         RuntimeError: listed sizes that do not add up to the dimension's size.
     """
     x = tensor._data
+    if not _is_int(dim):
+        dim = parse("split", _SPLIT, (tensor, split_size_or_sections, dim))[0][2]
+    if x.ndim == 0:
+        raise RuntimeError("split expects at least a 1-dimensional tensor")
     d = wrap_dim(dim, x.ndim)
     size = x.shape[d]
     if isinstance(split_size_or_sections, (list, tuple)):
@@ -1013,10 +1061,12 @@ def chunk(input, chunks, dim=0, *, axis=_NOT_GIVEN):
     if not isinstance(input, Tensor):
         raise tensor_expected("chunk", input)
     if not (_is_int(chunks) and _is_int(dim)):
-        raise invalid_arguments("chunk", _CHUNK, (chunks, dim))
+        chunks, dim = parse("chunk", _CHUNK, (chunks, dim))[0]
+    x = input._data
+    if x.ndim == 0:
+        raise RuntimeError("chunk expects at least a 1-dimensional tensor")
     if chunks <= 0:
         raise RuntimeError("chunk expects `chunks` to be greater than 0, got: " + str(chunks))
-    x = input._data
     d = wrap_dim(dim, x.ndim)
     size = x.shape[d]
     if not size:                 # as many empty pieces as asked for (split would give one)
@@ -1143,17 +1193,38 @@ class Flip(Op):
         return (backend_of(grad).flip(grad, axis=ctx.axes),)
 
 
-def flip(input, dims):
-    """Reverse the order of elements along ``dims``; a copy (PyTorch has no negative strides).
-
-    Mirrors ``torch.flip``.
-    """
+def flip(input, *args, **kwargs):
+    """``torch.flip(input, dims)``: reverse the order of elements along ``dims``, a tuple or list of ints (see
+    ``flip_method``; PyTorch's TypeError for anything else, ``torch.flip(x, 1)`` included)."""
     if not isinstance(input, Tensor):
         raise tensor_expected("flip", input)
+    if len(args) == 1 and not kwargs and isinstance(args[0], (tuple, list)):
+        return flip_method(input, args[0])
+    args, kwargs = parse("flip", _FLIP_FUNCTION, (input,) + args, kwargs)
+    return flip_method(input, *args[1:], **kwargs)
+
+
+def flip_method(input, *dims, **kwargs):
+    """Reverse the order of elements along ``dims`` (``x.flip(0, 1)``, ``x.flip((0, 1))``, ``x.flip(dims=(0,))``);
+    a copy (PyTorch has no negative strides). Mirrors ``Tensor.flip`` (``torch.flip(x, dims)`` takes one tuple).
+
+    Raises:
+        TypeError: a single non-sequence ``dims`` by keyword, a bool or float (PyTorch's messages).
+        IndexError: a dim out of range. RuntimeError: a dim given twice.
+    """
+    if kwargs and list(kwargs) == ["dims"] and not dims and not isinstance(kwargs["dims"], (tuple, list)):
+        raise TypeError(f"flip(): argument 'dims' must be tuple of ints, not {type_name(kwargs['dims'])}")
+    dims = _int_list(dims, "flip", "dims", _FLIP, kwargs)
     x = input._data
-    dims = (dims,) if isinstance(dims, int) else tuple(dims)
-    axes = tuple(wrap_dim(d, x.ndim) for d in dims)
-    return D.record(Flip, (input,), (x,), {"axes": axes})
+    axes = []
+    for d in dims:
+        a = wrap_dim(d, x.ndim)
+        if a in axes:
+            raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
+        axes.append(a)
+    if x.ndim == 0:
+        return D.record(Flip, (input,), (x,), {"axes": ()})
+    return D.record(Flip, (input,), (x,), {"axes": tuple(axes)})
 
 
 def as_strided(input, size, stride, storage_offset=None):
