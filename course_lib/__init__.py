@@ -14,6 +14,8 @@ with the same printed output and the same error messages.  Where to read:
 ``autograd/``       the graph, ``backward()``, grad modes, ``gradcheck``
 ``nn/``, ``optim/`` layers, losses and SGD for the last chapters
 ``backends.py``     ``torch.backends.mps`` / ``cudnn``: what PyTorch code checks
+``version.py``      ``torch.version``: course_lib's version; ``cuda`` is None
+``accelerator.py``  ``torch.accelerator``: CUDA when available
 ==================  ==========================================================
 
 This module only re-exports names.  A name it lacks raises AttributeError
@@ -26,12 +28,14 @@ from math import e, inf, nan, pi
 from . import (
     _dtype,
     _methods,  # noqa: F401 - attaches the operations to Tensor
+    accelerator,
     autograd,
     backends,
     cuda,
     nn,
     optim,
     utils,
+    version,
 )
 from ._arguments import missing_attribute as _missing_attribute
 from ._creation import (
@@ -118,6 +122,7 @@ from ._random import (
 )
 from ._size import Size
 from ._tensor import Tensor
+from ._tensor import seal_properties as _seal_properties
 from .autograd import (
     enable_grad,
     inference_mode,
@@ -256,8 +261,9 @@ from .ops.views import torch_broadcast_to as broadcast_to
 from .ops.views import torch_permute as permute
 from .ops.views import torch_reshape as reshape
 from .ops.views import torch_tile as tile
+from .version import __version__  # course_lib's own version, not PyTorch's
 
-__version__ = "0.1.0"
+_seal_properties()        # x.shape = ...: "attribute 'shape' of 'torch._C.TensorBase' objects is not writable"
 
 strided = type("layout", (), {"__repr__": lambda self: "torch.strided"})()
 
@@ -290,6 +296,33 @@ def get_num_threads():
 def set_num_threads(n):
     """Accepted for compatibility; course_lib leaves BLAS threading to NumPy."""
     return None
+
+
+_deterministic = {"mode": False, "warn_only": False}
+
+
+def use_deterministic_algorithms(mode, *, warn_only=False):
+    """Ask for deterministic algorithms. course_lib's are deterministic already (NumPy/CuPy, seeded
+    random numbers), so this only records the flags. Mirrors ``torch.use_deterministic_algorithms``.
+
+    Raises:
+        TypeError: a flag that is not a bool, with PyTorch's message.
+    """
+    for name, flag, position in (("mode", mode, " (position 1)"), ("warn_only", warn_only, "")):
+        if flag is not True and flag is not False:
+            raise TypeError(f"_set_deterministic_algorithms(): argument '{name}'{position} must be bool, not "
+                            f"{type(flag).__name__}")
+    _deterministic.update(mode=mode, warn_only=warn_only)
+
+
+def are_deterministic_algorithms_enabled():
+    """The ``mode`` last given to ``use_deterministic_algorithms`` (False at first)."""
+    return _deterministic["mode"]
+
+
+def is_deterministic_algorithms_warn_only_enabled():
+    """The ``warn_only`` last given to ``use_deterministic_algorithms`` (False at first)."""
+    return _deterministic["warn_only"]
 
 
 def __getattr__(name):                   # only for names the module does not have
