@@ -10,10 +10,13 @@ simulated CUDA device backed by NumPy, so that code written for a GPU runs,
 prints and fails exactly as on a GPU on a machine that has none.
 """
 
-from . import _device
+from . import _device, _dtype
 
 __all__ = ["is_available", "device_count", "current_device", "synchronize", "get_device_name",
-           "manual_seed", "manual_seed_all", "memory_allocated", "empty_cache", "simulate", "is_simulated"]
+           "get_device_properties", "init", "is_initialized", "set_device",
+           "manual_seed", "manual_seed_all", "memory_allocated", "empty_cache", "simulate", "is_simulated",
+           "FloatTensor", "DoubleTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor", "CharTensor",
+           "ByteTensor", "BoolTensor"]
 
 
 def is_available():
@@ -57,6 +60,73 @@ def get_device_name(device=None):
     props = xp.cuda.runtime.getDeviceProperties(0)
     name = props["name"]
     return name.decode() if isinstance(name, bytes) else name
+
+
+def _device_index(device):
+    """The GPU index that ``device`` (None, an int, ``'cuda:0'``, a device) names; AssertionError
+    ("Invalid device id") when there is no such GPU, as PyTorch."""
+    if device is None:
+        return 0
+    index = device if isinstance(device, int) else _device.device(device).index or 0
+    if not 0 <= index < device_count():
+        raise AssertionError("Invalid device id")
+    return index
+
+
+class _CudaDeviceProperties:
+    """What ``get_device_properties`` returns: ``name``, ``major``/``minor`` (compute capability),
+    ``total_memory`` (bytes) and ``multi_processor_count``."""
+
+    def __init__(self, props):
+        name = props["name"]
+        self.name = name.decode() if isinstance(name, bytes) else name
+        self.major = int(props.get("major", 0))
+        self.minor = int(props.get("minor", 0))
+        self.total_memory = int(props.get("totalGlobalMem", 0))
+        self.multi_processor_count = int(props.get("multiProcessorCount", 0))
+
+    def __repr__(self):
+        return (f"_CudaDeviceProperties(name='{self.name}', major={self.major}, minor={self.minor}, "
+                f"total_memory={self.total_memory // 2**20}MB, multi_processor_count={self.multi_processor_count})")
+
+
+def get_device_properties(device=None):
+    """The GPU's name, compute capability, memory and multiprocessor count. Mirrors
+    ``torch.cuda.get_device_properties``.
+
+    Raises:
+        AssertionError: without CUDA ("Torch not compiled with CUDA enabled"), or an index with no GPU.
+    """
+    xp = _device.require_cuda()
+    return _CudaDeviceProperties(xp.cuda.runtime.getDeviceProperties(_device_index(device)))
+
+
+def init():
+    """Initialise CUDA (nothing to do in course_lib). Mirrors ``torch.cuda.init``.
+
+    Raises:
+        AssertionError: without CUDA.
+    """
+    _device.require_cuda()
+
+
+def is_initialized():
+    """True once CUDA is usable in this process (course_lib: once it has been found). Mirrors
+    ``torch.cuda.is_initialized``."""
+    return _device._cuda["module"] is not None
+
+
+def set_device(device):
+    """Select the current GPU; course_lib uses GPU 0 only. Mirrors ``torch.cuda.set_device``.
+
+    Raises:
+        AttributeError: without CUDA (what PyTorch's CPU build raises).
+        AssertionError: an index with no GPU ("Invalid device id").
+    """
+    if _device.cuda_backend() is None:
+        raise AttributeError("module 'torch._C' has no attribute '_cuda_setDevice'")
+    if not (isinstance(device, int) and device < 0):       # PyTorch ignores a negative index
+        _device_index(device)
 
 
 def memory_allocated(device=None):
@@ -133,3 +203,43 @@ def is_simulated():
     """True while ``simulate()`` provides the CUDA device (course_lib only)."""
     from . import _cuda_sim
     return _device.cuda_backend() is _cuda_sim.module
+
+
+class _CudaTensorType(type):
+    """Metaclass of ``torch.cuda.FloatTensor`` and friends: calling one builds a CUDA tensor of its dtype
+    (TypeError without CUDA, as PyTorch's CPU build), ``isinstance`` checks dtype and device."""
+
+    def __call__(cls, *args, **kwargs):
+        if _device.cuda_backend() is None:
+            raise TypeError(f"type torch.cuda.{cls.__name__} not available. Torch not compiled with CUDA enabled.")
+        from ._creation import legacy_new
+        return legacy_new(cls._dtype_of_type, args, kwargs).to("cuda")
+
+    def __instancecheck__(cls, obj):
+        from ._tensor import Tensor
+        return isinstance(obj, Tensor) and obj._data.dtype == cls._dtype_of_type.numpy_dtype \
+            and _device.device_of(obj._data).type == "cuda"
+
+    def __repr__(cls):
+        return f"<class 'torch.cuda.{cls.__name__}'>"
+
+    @property
+    def dtype(cls):
+        return cls._dtype_of_type
+
+
+def _cuda_type(name, dt):
+    return _CudaTensorType(name, (), {"_dtype_of_type": dt, "__module__": "torch.cuda",
+                                      "__doc__": f"Legacy constructor for {dt!r} CUDA tensors "
+                                                 f"(``torch.cuda.{name}``)."})
+
+
+FloatTensor = _cuda_type("FloatTensor", _dtype.float32)
+DoubleTensor = _cuda_type("DoubleTensor", _dtype.float64)
+HalfTensor = _cuda_type("HalfTensor", _dtype.float16)
+IntTensor = _cuda_type("IntTensor", _dtype.int32)
+LongTensor = _cuda_type("LongTensor", _dtype.int64)
+ShortTensor = _cuda_type("ShortTensor", _dtype.int16)
+CharTensor = _cuda_type("CharTensor", _dtype.int8)
+ByteTensor = _cuda_type("ByteTensor", _dtype.uint8)
+BoolTensor = _cuda_type("BoolTensor", _dtype.bool)
