@@ -24,7 +24,8 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._device import device_of, to_numpy, writeable
+from ._device import cuda_backend, device_of, to_numpy, writeable
+from ._device import device as _device_cls
 from ._size import Size
 from ._strides import address as _address
 from ._strides import element_strides
@@ -49,6 +50,15 @@ NON_LEAF_GRAD_WARNING = (
     "for more information. (Triggered internally at "
     "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
 
+
+_NO_ATEN_CUDA = (
+    "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
+    "CPU library and a CUDA library; this error has occurred because you are trying to use some CUDA "
+    "functionality, but the CUDA library has not been loaded by the dynamic linker for some reason.  The CUDA "
+    "library MUST be loaded, EVEN IF you don't directly use any symbols from the CUDA library! One common culprit "
+    "is a lack of -Wl,--no-as-needed in your link arguments; many dynamic linkers will delete dynamic library "
+    "dependencies if you don't depend on any of their symbols.  You can check if this has occurred by using ldd "
+    "on your binary to see if there is a dependency on *_cuda.so library.")
 
 _NON_LEAF_FLAG_ERROR = "you can only change requires_grad flags of leaf variables."
 _DETACH_HINT = (" If you want to use a computed variable in a subgraph that doesn't require differentiation use "
@@ -95,6 +105,7 @@ class Tensor:
     _view_version = None     # for a view: the version its grad_fn was made at (see ops/_dispatch.py)
     _creation = None         # for a view: None, "no_grad" or a multi-output function's name
     _is_param = False
+    _pinned = False          # made by pin_memory()
 
     __array_priority__ = 1000    # numpy_array + tensor calls Tensor.__radd__
 
@@ -424,11 +435,14 @@ class Tensor:
                 if dtype.startswith("torch.") else None
             if target is None:
                 raise ValueError(f"invalid type: '{dtype}'")
-            return self.to("cuda" if cuda else "cpu", target)
-        target = getattr(dtype, "_dtype_of_type", None)
-        if target is None:
-            raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
-        return self.to("cpu", target)
+        else:
+            target = getattr(dtype, "_dtype_of_type", None)
+            if target is None:
+                raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
+            cuda = type(dtype).__name__ == "_CudaTensorType"
+        if cuda and cuda_backend() is None:
+            raise RuntimeError(_NO_ATEN_CUDA)
+        return self.to("cuda" if cuda else "cpu", target)
 
     def to(self, *args, **kwargs):
         """Convert dtype and/or device: ``to(torch.float64)``, ``to('cuda')``, ``to('cpu', torch.int32)``,
@@ -449,8 +463,37 @@ class Tensor:
 
         Raises:
             AssertionError: without CUDA ("Torch not compiled with CUDA enabled").
+            RuntimeError: a device that is not a GPU ("Invalid device, must be cuda device"), or an index
+                without a GPU, with PyTorch's messages.
         """
-        return self.to("cuda" if device is None else device)
+        if device is None:
+            return self.to("cuda")
+        device = _device_cls(device)
+        if device.type != "cuda":
+            raise RuntimeError("Invalid device, must be cuda device")
+        return self.to(device)
+
+    def pin_memory(self, device=None):
+        """A copy in page-locked host memory, for faster copies to the GPU (course_lib: an ordinary copy
+        that reports ``is_pinned()``). Mirrors ``Tensor.pin_memory``.
+
+        Raises:
+            RuntimeError: without a GPU ("Cannot access accelerator device when none is available."),
+                as PyTorch.
+        """
+        if cuda_backend() is None:
+            raise RuntimeError("Cannot access accelerator device when none is available.")
+        if self._data.__class__ is not np.ndarray:
+            raise RuntimeError(f"cannot pin '{self.type()}' only dense CPU tensors can be pinned")
+        if self._pinned:
+            return self
+        copy = self.clone()
+        copy._pinned = True
+        return copy
+
+    def is_pinned(self, device=None):
+        """True for a tensor made by ``pin_memory()``. Mirrors ``Tensor.is_pinned``."""
+        return self._pinned
 
     def _cast(self, dt):
         return self.to(dt)
@@ -518,6 +561,10 @@ class Tensor:
         if flag and self._data.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
         self._requires_grad = bool(flag)
+
+    @requires_grad.deleter
+    def requires_grad(self):
+        raise RuntimeError("requires_grad must be a bool")
 
     def requires_grad_(self, requires_grad=True):
         """Set ``requires_grad`` in place and return ``self``. Mirrors ``Tensor.requires_grad_``.
@@ -725,12 +772,16 @@ class Tensor:
     @data.setter
     def data(self, value):
         if not isinstance(value, Tensor):
-            raise TypeError(f"data must be a Tensor, not {type(value).__name__}")
+            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
         if self._requires_grad and value._data.dtype.kind != "f":
             raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex "
                                "dtype")
         self._data = value._data
         self._storage = value._storage
+
+    @data.deleter
+    def data(self):
+        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
 
     # ------------------------------------------------------------------
     # Version counter (shared by all tensors that share memory)
@@ -801,3 +852,16 @@ def _rebuild(array, requires_grad):
     t = wrap(array)
     t._requires_grad = requires_grad
     return t
+
+
+def seal_properties(cls=Tensor):
+    """Give every read-only property of ``cls`` a setter and deleter that raise PyTorch's AttributeError
+    (``x.shape = ...``: "attribute 'shape' of 'torch._C.TensorBase' objects is not writable").
+
+    Called once all properties are attached (``course_lib/__init__.py``); reading stays a plain property.
+    """
+    for name, value in list(vars(cls).items()):
+        if isinstance(value, property) and value.fset is None:
+            def refuse(self, *value, _name=name):
+                raise AttributeError(f"attribute '{_name}' of 'torch._C.TensorBase' objects is not writable")
+            setattr(cls, name, property(value.fget, refuse, refuse, value.__doc__))
