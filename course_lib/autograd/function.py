@@ -44,10 +44,11 @@ _FREED = object()   # marks a node whose saved tensors were released by backward
 
 
 def short_name(node_name):
-    """'ExpBackward0' -> 'Exp', 'PowBackward1' -> 'Pow1', as PyTorch names a node in its in-place errors."""
+    """'ExpBackward0' -> 'Exp', 'PowBackward1' -> 'Pow1', as PyTorch names a node in its in-place errors;
+    other nodes keep their full name ('torch::autograd::CopySlices')."""
     head, sep, tail = node_name.rpartition("Backward")
     if not sep:
-        return node_name.rpartition("::")[2]
+        return node_name
     return head if tail == "0" else head + tail
 
 
