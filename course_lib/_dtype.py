@@ -298,8 +298,19 @@ def can_cast(from_, to):
     """Whether an op's result of dtype ``from_`` may be written into a ``to`` tensor.
 
     PyTorch refuses to write a higher category into a lower one (float into
-    int, int into bool).  Mirrors ``torch.can_cast``.
+    int, int into bool).  Mirrors ``torch.can_cast`` (Python's ``float``/``int``/``bool`` count as
+    float64/int64/bool).
+
+    Raises:
+        TypeError: an argument that is not a dtype (PyTorch's message).
     """
+    if from_.__class__ is not dtype or to.__class__ is not dtype:
+        from ._arguments import type_name
+        for position, (name, value) in enumerate((("from_", from_), ("to", to)), 1):
+            if value.__class__ is not dtype and not (isinstance(value, type) and value in _PYTHON_TYPES):
+                raise TypeError(f"can_cast(): argument '{name}' (position {position}) must be torch.dtype, not "
+                                f"{type_name(value)}")
+        from_, to = _PYTHON_TYPES.get(from_, from_), _PYTHON_TYPES.get(to, to)
     return _category(from_) <= _category(to)
 
 

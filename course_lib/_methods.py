@@ -57,6 +57,18 @@ for _module, _names in _SAME_AS_FUNCTION.items():
         setattr(Tensor, _name, getattr(_module, _name))
 
 Tensor.ge = A.ge
+
+
+def _type_as(self, *args, **kwargs):
+    """``self`` converted to ``other``'s dtype. Mirrors ``Tensor.type_as`` (and its argument errors)."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
+        return self.to(args[0].dtype)
+    from ._arguments import Signature, parse
+    args, kwargs = parse("type_as", (Signature("(Tensor other)"),), args, kwargs)
+    return self.to((args or (kwargs["other"],))[0].dtype)
+
+
+Tensor.type_as = _type_as
 Tensor.flip = V.flip_method           # x.flip(0, 1) as well as x.flip((0, 1)); torch.flip takes one tuple
 Tensor.greater = A.gt
 Tensor.less = A.lt
@@ -163,7 +175,7 @@ Tensor.__rmatmul__ = lambda self, other: NotImplemented
 Tensor.__neg__ = A.neg
 Tensor.__pos__ = lambda self: self
 Tensor.__abs__ = M.abs
-Tensor.__invert__ = A.bitwise_not
+Tensor.__invert__ = A.invert
 Tensor.__and__ = _binary_operator(A.bitwise_and)
 Tensor.__rand__ = _reflected(A.bitwise_and)
 Tensor.__or__ = _binary_operator(A.bitwise_or)
@@ -331,7 +343,7 @@ def _masked_fill_(self, mask, value):
     Raises:
         RuntimeError: the errors of ``masked_fill``; a mask that does not broadcast to ``self``'s shape.
     """
-    op, sources, arrays, params = I.masked_fill_call(self, mask, value)
+    op, sources, arrays, params = I.masked_fill_call(self, mask, value, inplace=True)
     x = self._data
     shape = D.broadcast_shape(x.shape, params["mask"].shape)
     if shape != x.shape:

@@ -9,6 +9,7 @@ import numpy as np
 
 from .. import _dtype
 from .._arguments import tensor_expected, type_name, wrong_arguments
+from .._broadcast import broadcast_shape
 from .._strides import elementwise_result
 from .._tensor import Tensor
 from ..autograd.function import Elementwise, Op
@@ -762,6 +763,8 @@ def equal(input, other):
     """True if both tensors have the same shape and elements. Mirrors ``torch.equal``."""
     if not isinstance(input, Tensor):
         raise tensor_expected("equal", input)
+    if not isinstance(other, Tensor):
+        raise tensor_expected("equal", other, "other", 2)
     if input.shape != other.shape:
         return False
     x, y = D.align(input, other)
@@ -774,11 +777,12 @@ def isclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     Raises:
         RuntimeError: tensors of different dtypes ("Float did not match Double"), shapes that do not broadcast.
     """
-    if not isinstance(input, Tensor):
-        raise tensor_expected("isclose", input)
+    _check_close("isclose", input, other, rtol, atol, equal_nan)
     if input._data.dtype != other._data.dtype:
         raise RuntimeError(f"{input.dtype._short_name} did not match {other.dtype._short_name}")
     x, y = D.align(input, other)
+    if x.shape != y.shape:
+        broadcast_shape(x.shape, y.shape)          # PyTorch's RuntimeError for shapes that do not broadcast
     return D.wrap(elementwise_result(D.as_array(_xp(x).isclose(x, y, rtol=rtol, atol=atol, equal_nan=equal_nan)),
                                      (x, y)))
 
@@ -789,9 +793,17 @@ def allclose(input, other, rtol=1e-05, atol=1e-08, equal_nan=False):
     Raises:
         RuntimeError: tensors of different dtypes, shapes that do not broadcast.
     """
-    if not isinstance(input, Tensor):
-        raise tensor_expected("allclose", input)
+    _check_close("allclose", input, other, rtol, atol, equal_nan)
     return bool(isclose(input, other, rtol, atol, equal_nan)._data.all())
+
+
+def _check_close(name, input, other, rtol, atol, equal_nan):
+    """PyTorch's TypeErrors for the arguments of isclose / allclose."""
+    if not (isinstance(input, Tensor) and isinstance(other, Tensor) and isinstance(rtol, (int, float))
+            and isinstance(atol, (int, float)) and isinstance(equal_nan, bool)):
+        from .._arguments import Signature, parse
+        parse(name, (Signature("(Tensor input, Tensor other, float rtol = 1e-05, float atol = 1e-08, "
+                               "bool equal_nan = False)"),), (input, other, rtol, atol, equal_nan))
 
 
 def _bool_view(x):
@@ -805,17 +817,24 @@ def logical_not(input):
     return D.wrap(elementwise_result(D.as_array(~_bool_view(input._data)), (input._data,)))
 
 
-def _logical(fn):
+def _logical(fn, name):
     def logical(input, other):
-        x, y = D.align(input, other) if isinstance(other, Tensor) else (input._data, other)
-        out = fn(_bool_view(x), _bool_view(y) if not isinstance(y, bool) else y)
-        return D.wrap(elementwise_result(D.as_array(out), (x, y) if isinstance(other, Tensor) else (x,)))
+        if not isinstance(input, Tensor):
+            raise tensor_expected(name, input)
+        if not isinstance(other, Tensor):
+            raise tensor_expected(name, other, "other", 2)
+        x, y = D.align(input, other)
+        if x.shape != y.shape:
+            broadcast_shape(x.shape, y.shape)      # PyTorch's RuntimeError for shapes that do not broadcast
+        out = fn(_bool_view(x), _bool_view(y))
+        return D.wrap(elementwise_result(D.as_array(out), (x, y)))
+    logical.__name__ = logical.__qualname__ = name
     return logical
 
 
-logical_and = _logical(lambda a, b: a & b)
-logical_or = _logical(lambda a, b: a | b)
-logical_xor = _logical(lambda a, b: a ^ b)
+logical_and = _logical(lambda a, b: a & b, "logical_and")
+logical_or = _logical(lambda a, b: a | b, "logical_or")
+logical_xor = _logical(lambda a, b: a ^ b, "logical_xor")
 logical_and.__doc__ = "Element-wise AND of truth values; a bool tensor. Mirrors ``torch.logical_and``."
 logical_or.__doc__ = "Element-wise OR of truth values; a bool tensor. Mirrors ``torch.logical_or``."
 logical_xor.__doc__ = "Element-wise XOR of truth values; a bool tensor. Mirrors ``torch.logical_xor``."
@@ -825,14 +844,22 @@ def bitwise_not(input):
     """``~input``: logical NOT for bool, bitwise NOT for integers. Mirrors ``torch.bitwise_not``.
 
     Raises:
-        TypeError: on floating tensors (PyTorch's message).
+        NotImplementedError: on floating tensors (PyTorch's message; ``~x`` raises a TypeError instead).
     """
     if not isinstance(input, Tensor):
         raise tensor_expected("bitwise_not", input)
     x = input._data
     if x.dtype.kind == "f":
-        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+        raise NotImplementedError(f'"bitwise_not_{input.device.type}" not implemented for '
+                                  f"'{input.dtype._short_name}'")
     return D.wrap(elementwise_result(D.as_array(~x), (x,)))
+
+
+def invert(input):
+    """``~input`` (``Tensor.__invert__``): ``bitwise_not``, but a TypeError on floating tensors, as in PyTorch."""
+    if input._data.dtype.kind == "f":
+        raise TypeError("~ (operator.invert) is only implemented on integer and Boolean-type tensors")
+    return bitwise_not(input)
 
 
 def bitwise_and(input, other):

@@ -709,9 +709,9 @@ def masked_fill(input, mask, value):
     return D.record(*masked_fill_call(input, mask, value))
 
 
-def masked_fill_call(input, mask, value):
-    """``(op, inputs, arrays, params)`` of ``masked_fill`` (also what ``masked_fill_`` records), after
-    PyTorch's argument checks."""
+def masked_fill_call(input, mask, value, inplace=False):
+    """``(op, inputs, arrays, params)`` of ``masked_fill`` (also what ``masked_fill_`` records, ``inplace``),
+    after PyTorch's argument checks."""
     from .linalg import _c_name
     if not isinstance(mask, Tensor) or not (isinstance(value, Tensor) or D.is_number(value)):
         raise invalid_arguments("masked_fill", _MASKED_FILL, (mask, value))
@@ -721,9 +721,8 @@ def masked_fill_call(input, mask, value):
                            f"self on {input.device}")
     if m.dtype.kind != "b":
         raise RuntimeError(f"masked_fill_ only supports boolean masks, but got mask with dtype {_c_name(m)}")
-    if x.shape != m.shape:
-        from .._broadcast import broadcast_shape
-        broadcast_shape(x.shape, m.shape)
+    if x.shape != m.shape:            # PyTorch names the mask tensor a, except in place (a is self)
+        broadcast_shape(x.shape, m.shape) if inplace else broadcast_shape(m.shape, x.shape)
     if not isinstance(value, Tensor):
         value = _dtype.checked_value(value, input.dtype, scalar=True)
         return MaskedFill, (input,), (x,), {"mask": m, "other": D.make_scalar(value, x.dtype)}
@@ -770,6 +769,8 @@ def masked_select(input, mask):
     D.check_devices("masked_select", (("self", input), ("mask", mask)))
     if mask._data.dtype.kind != "b":
         raise RuntimeError("masked_select: expected BoolTensor for mask")
+    if input._data.shape != mask._data.shape:
+        broadcast_shape(mask._data.shape, input._data.shape)     # PyTorch names the mask tensor a
     return D.record(MaskedSelect, (input,), (input._data,), {"mask": mask._data})
 
 

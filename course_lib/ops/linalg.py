@@ -290,9 +290,15 @@ def outer(input, vec2):
     """Outer product of two vectors: ``(n,)`` and ``(m,)`` give ``(n, m)``. Mirrors ``torch.outer``.
 
     Computed as PyTorch does, ``input.reshape(-1, 1) * vec2``.
+
+    Raises:
+        RuntimeError: an argument that is not 1-D (PyTorch's message).
     """
     if not (isinstance(input, Tensor) and isinstance(vec2, Tensor)):
         raise wrong_arguments("outer", input, vec2)
+    for name, t in (("self", input), ("vec2", vec2)):
+        if t._data.ndim != 1:
+            raise RuntimeError(f"outer: Expected 1-D argument {name}, but got {t._data.ndim}-D")
     return V.reshape(input, -1, 1) * vec2
 
 
@@ -300,6 +306,12 @@ def inner(input, other):
     """Inner product over the last dimension. Mirrors ``torch.inner``."""
     if not (isinstance(input, Tensor) and isinstance(other, Tensor)):
         raise wrong_arguments("inner", input, other)
+    x, y = input._data, other._data
+    if x.ndim == 0 or y.ndim == 0:                  # a scalar: an element-wise product, as in PyTorch
+        return input * other
+    if x.shape[-1] != y.shape[-1]:
+        raise RuntimeError("inner() the last dimension must match on both input tensors but got shapes "
+                           f"[{', '.join(map(str, x.shape))}] and [{', '.join(map(str, y.shape))}]")
     if input._data.ndim == 1 and other._data.ndim == 1:
         return dot(input, other)
     return matmul(input, V.transpose(other, -1, -2) if other._data.ndim > 1 else other)

@@ -899,6 +899,13 @@ def norm(input, p="fro", dim=None, keepdim=False, dtype=None):
         RuntimeError: on an integer tensor (PyTorch's message).
     """
     x = input._data
+    if isinstance(p, str) and p != "fro":
+        if p != "nuc":
+            raise RuntimeError(f"linalg.matrix_norm: Order {p} not supported.")
+        if x.ndim < 2:
+            raise RuntimeError("linalg.matrix_norm: The input tensor A must have at least 2 dimensions.")
+        raise NotImplementedError("norm(p='nuc') (the nuclear norm, a sum of singular values) is not implemented "
+                                  "here; PyTorch computes it")
     if x.dtype.kind != "f":
         raise RuntimeError("linalg.vector_norm: Expected a floating point or complex tensor as input. Got "
                            f"{input.dtype._short_name}")

@@ -19,6 +19,7 @@ import numpy as np
 from .. import _dtype
 from .._arguments import (
     Signature,
+    _check,
     _is_index,
     int_list,
     invalid_arguments,
@@ -1111,19 +1112,39 @@ def _common(tensors, name):
     return [x._data.astype(dt.numpy_dtype, copy=False) for x in tensors]
 
 
-def cat(tensors, dim=_NOT_GIVEN, *, axis=_NOT_GIVEN):
+def _join_dim(name, args, dim, axis):
+    """The ``dim`` of cat / stack, given by position (``args``), as ``dim=`` or as ``axis=``; an int (a 0-d
+    integer tensor is read as one), or PyTorch's TypeError."""
+    if len(args) > 1:
+        raise TypeError(f"{name}() takes from 1 to 2 positional arguments but {len(args) + 1} were given")
+    if args:
+        if dim is not _NOT_GIVEN:
+            raise TypeError(f"{name}() got multiple values for argument 'dim'")
+        dim = args[0]
+    if axis is not _NOT_GIVEN:
+        if dim is not _NOT_GIVEN:
+            raise TypeError(f"{name}() got an unexpected keyword argument 'axis'")
+        dim = axis
+    if dim is _NOT_GIVEN:
+        return 0
+    if _is_int(dim):
+        return dim
+    if _check("int", dim):
+        return int(dim)
+    where = " (position 2)" if args else ""
+    raise TypeError(f"{name}(): argument 'dim'{where} must be int, not {type_name(dim)}")
+
+
+def cat(tensors, *args, dim=_NOT_GIVEN, axis=_NOT_GIVEN):
     """Join tensors along an existing dimension (all other sizes must match). Mirrors ``torch.cat``.
 
     ``axis=`` is accepted for ``dim=``, as in PyTorch.
 
     Raises:
         RuntimeError: a 0-d tensor, different numbers of dims or mismatched sizes (PyTorch's messages).
-        ValueError: an empty list.
+        ValueError: an empty list. TypeError: a ``dim`` that is not an int.
     """
-    if dim is _NOT_GIVEN:
-        dim = 0 if axis is _NOT_GIVEN else axis
-    elif axis is not _NOT_GIVEN:
-        raise TypeError("cat() got an unexpected keyword argument 'axis'")
+    dim = dim if not args and axis is _NOT_GIVEN and dim.__class__ is int else _join_dim("cat", args, dim, axis)
     arrays = _common(tensors, "cat")
     tensors = list(tensors)
     for i, a in enumerate(arrays):
@@ -1149,16 +1170,13 @@ def cat(tensors, dim=_NOT_GIVEN, *, axis=_NOT_GIVEN):
 concat = concatenate = cat
 
 
-def stack(tensors, dim=_NOT_GIVEN, *, axis=_NOT_GIVEN):
+def stack(tensors, *args, dim=_NOT_GIVEN, axis=_NOT_GIVEN):
     """Join same-shaped tensors along a new dimension ``dim`` (or ``axis=``). Mirrors ``torch.stack``.
 
     Raises:
-        RuntimeError: tensors of different shapes (PyTorch's message).
+        RuntimeError: tensors of different shapes (PyTorch's message). TypeError: a ``dim`` that is not an int.
     """
-    if dim is _NOT_GIVEN:
-        dim = 0 if axis is _NOT_GIVEN else axis
-    elif axis is not _NOT_GIVEN:
-        raise TypeError("stack() got an unexpected keyword argument 'axis'")
+    dim = dim if not args and axis is _NOT_GIVEN and dim.__class__ is int else _join_dim("stack", args, dim, axis)
     arrays = _common(tensors, "stack")
     tensors = list(tensors)
     for i, a in enumerate(arrays[1:], 1):
