@@ -1,8 +1,11 @@
 """Random numbers: ``manual_seed``, ``rand``, ``randn``, ``randint``, ``randperm``, ``normal``, ...
 
 PyTorch's CPU generator is a Mersenne Twister (mt19937) seeded with the
-low 32 bits of the seed; ``initial_seed()`` is 67280421310721 until
-``manual_seed``.  NumPy ships the same engine (``MT19937``), and each
+low 32 bits of the seed.  As in PyTorch, the default generator starts from a
+random seed in each process (``initial_seed()`` differs from run to run until
+``manual_seed``), so a program that wants repeatable numbers must call
+``torch.manual_seed`` first; a new ``torch.Generator()`` starts from
+67280421310721.  NumPy ships the same engine (``MT19937``), and each
 distribution below turns its 32-bit draws into numbers exactly as
 PyTorch's CPU kernels do, so ``torch.manual_seed(0); torch.rand(3)`` prints
 the same values as PyTorch:
@@ -27,7 +30,7 @@ import math
 import numpy as np
 
 from . import _dtype
-from ._arguments import Signature, invalid_arguments, type_name
+from ._arguments import Signature, _format_invalid, invalid_arguments, type_name
 from ._creation import _MISSING, _finish, _keywords, allocation_error, parse_size, size_keyword
 from ._tensor import Tensor
 
@@ -74,7 +77,7 @@ class Generator:
 
     def seed(self):
         """Reseed from the operating system's entropy; returns the new seed."""
-        new = int(np.random.SeedSequence().entropy % 2 ** 63)
+        new = int(np.random.SeedSequence().entropy % 2 ** 64)
         self.manual_seed(new)
         return new
 
@@ -175,6 +178,7 @@ class Generator:
 
 
 default_generator = Generator()
+default_generator.seed()            # PyTorch seeds its default generator non-deterministically at start-up
 
 
 def manual_seed(seed):
@@ -215,13 +219,46 @@ def _rng(generator):
     return generator or default_generator
 
 
+_C_TYPE = {"Half": "c10::Half", "Float": "float", "Double": "double"}
+
+
 def uniform_values(shape, dt, low=0.0, high=1.0, generator=None):
-    """A NumPy array of ``shape`` filled as ``torch.empty(shape, dtype=dt).uniform_(low, high)`` fills it."""
+    """A NumPy array of ``shape`` filled as ``torch.empty(shape, dtype=dt).uniform_(low, high)`` fills it.
+
+    Raises:
+        NotImplementedError: a dtype that is not floating. RuntimeError: bounds out of the dtype's range,
+            ``low > high`` or a range wider than the dtype's largest number (PyTorch's messages).
+    """
+    if dt._kind != "f":
+        raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{dt._short_name}\'')
+    low, high = float(low), float(high)                 # numbers or 0-d tensors, as PyTorch's Scalar
+    biggest = float(np.finfo(dt.numpy_dtype).max)
+    for name, value in (("from", low), ("to", high)):
+        if not -biggest <= value <= biggest:
+            raise RuntimeError(f"{name} is out of bounds for {_C_TYPE[dt._short_name]}")
+    if low > high:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}")
+    if high - low > biggest:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{dt._short_name}>::max(), but found "
+                           f"to={high:g} and from={low:g} which result in to-from to exceed the limit")
     return _rng(generator).uniform(int(np.prod(shape)), dt, low, high).reshape(shape)
 
 
+def _check_std(std):
+    if not std >= 0:                          # nan too
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
 def normal_values(shape, dt, mean=0.0, std=1.0, generator=None):
-    """A NumPy array of ``shape`` filled as ``torch.empty(shape, dtype=dt).normal_(mean, std)`` fills it."""
+    """A NumPy array of ``shape`` filled as ``torch.empty(shape, dtype=dt).normal_(mean, std)`` fills it.
+
+    Raises:
+        RuntimeError: a negative or nan ``std``. NotImplementedError: a dtype that is not floating.
+    """
+    mean, std = float(mean), float(std)
+    _check_std(std)
+    if dt._kind != "f":
+        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{dt._short_name}\'')
     return _rng(generator).normal(int(np.prod(shape)), dt, mean, std).reshape(shape)
 
 
@@ -356,15 +393,20 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         TypeError: two numbers without a ``size``.
     """
     rng = _rng(generator)
+    given = (mean, std) + ((size,) if size is not None else ())
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         from ._broadcast import broadcast_shape
-        ref = mean if isinstance(mean, Tensor) else std
-        dt = ref.dtype if ref.dtype._kind == "f" else _dtype.get_default_dtype()
+        if size is not None or not isinstance(mean, (Tensor, *_NUMBER)) or not isinstance(std, (Tensor, *_NUMBER)):
+            raise _normal_error(given)
+        ref = mean if isinstance(mean, Tensor) else std     # the result has mean's dtype, else std's
+        dt = ref.dtype
         if isinstance(std, Tensor):
-            if (std._data < 0).any():
+            if not (std._data >= 0).all():
                 raise RuntimeError("normal expects all elements of std >= 0.0")
-        elif std < 0:
-            raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+        else:
+            _check_std(std)
+        if dt._kind != "f":
+            raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{dt._short_name}\'')
         m = mean._data if isinstance(mean, Tensor) else mean
         s = std._data if isinstance(std, Tensor) else std
         shape = broadcast_shape(np.shape(m), np.shape(s))
@@ -375,14 +417,22 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         else:
             values = rng.normal(n, dt, 0.0, std).reshape(shape) + np.asarray(m, dt.numpy_dtype)
         return _finish(values.astype(dt.numpy_dtype, copy=False), ref.device, False)
-    if size is None:
-        raise invalid_arguments("normal", _NORMAL, (mean, std))
-    if std < 0:
-        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+    if not isinstance(size, (tuple, list)) or not isinstance(mean, _NUMBER) or not isinstance(std, _NUMBER) or \
+            not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in size):
+        raise _normal_error(given)
+    _check_std(std)
     dt = _float_dtype("normal", dtype, requires_grad, "normal_kernel_cpu")
     shape = parse_size((size,), "normal")
     values = rng.normal(int(np.prod(shape)), dt, float(mean), float(std))
     return _draw(values, shape, device, requires_grad)
+
+
+_NUMBER = (int, float, np.integer, np.floating)
+
+
+def _normal_error(given):
+    return invalid_arguments("normal", _NORMAL, given) or TypeError(
+        _format_invalid("normal", _NORMAL, given, {}))
 
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):
@@ -415,7 +465,29 @@ def bernoulli(input, p=None, *, generator=None):
     Each element compares one float uniform with its probability, as
     PyTorch's CPU kernel for a tensor of probabilities does.
     """
-    probs = np.asarray(input.detach().cpu()._data if p is None else p, dtype=np.float64)
+    if not isinstance(input, Tensor):
+        raise TypeError(f"bernoulli(): argument 'input' (position 1) must be Tensor, not {type_name(input)}")
+    if p is None:
+        if input.dtype._kind != "f":
+            raise NotImplementedError(f'"bernoulli_tensor_cpu_p_" not implemented for \'{input.dtype._short_name}\'')
+        probs = input.detach().cpu()._data
+        if not ((probs >= 0) & (probs <= 1)).all():
+            raise RuntimeError("Expected p_in >= 0 && p_in <= 1 to be true, but got false.  (Could this error message "
+                               "be improved?  If so, please report an enhancement request to PyTorch.)")
+    elif not isinstance(p, _NUMBER):
+        raise _bernoulli_error((input, p))
+    elif not 0 <= p <= 1:
+        raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
+    probs = np.asarray(probs if p is None else p, dtype=np.float64)
     shape = input._data.shape
     u = _rng(generator).uniform(int(np.prod(shape)), _dtype.float32).reshape(shape)
     return _finish((u < probs).astype(input._data.dtype), input.device, False)
+
+
+_BERNOULLI = (Signature("(Tensor input, *, torch.Generator generator = None, Tensor out = None)"),
+              Signature("(Tensor input, float p, *, torch.Generator generator = None)"))
+
+
+def _bernoulli_error(given):
+    return invalid_arguments("bernoulli", _BERNOULLI, given) or TypeError(
+        _format_invalid("bernoulli", _BERNOULLI, given, {}))
