@@ -173,6 +173,8 @@ def _data_to_array(data, dtype):
     convert = _ELEMENT[dt._kind]
     with np.errstate(over="ignore"):
         array = np.array([convert(v, dt) for v in values], dtype=dt.numpy_dtype)
+    if not values:                     # a new empty tensor, not a view (stride() of tensor([]) is (1,))
+        return np.empty(sizes, dtype=dt.numpy_dtype), dt
     return array.reshape(sizes), dt
 
 
