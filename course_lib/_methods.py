@@ -455,7 +455,9 @@ def _copy_(self, src, non_blocking=False):
         RuntimeError: a ``src`` that does not broadcast to ``self``'s shape.
     """
     if not isinstance(src, Tensor):
-        raise TypeError(f"copy_(): argument 'src' (position 1) must be Tensor, not {type(src).__name__}")
+        if not isinstance(src, (int, float, np.number, np.bool_)):     # a number is copied as a 0-d tensor
+            raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
+        src = as_tensor(src)
     I.copy_shape_check(self._data.shape, src._data.shape)
     check_no_partial_overlap(self._data, src._data)
     value = src._data
