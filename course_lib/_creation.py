@@ -196,7 +196,10 @@ def _finish(array, device, requires_grad, name="tensor"):
     return t
 
 
-def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+_NO_DATA = object()        # tensor() without data: PyTorch's own message
+
+
+def tensor(data=_NO_DATA, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a **copy** of ``data`` (a number, nested lists/tuples, a NumPy array or a tensor).
 
     The dtype is inferred as PyTorch does (ints -> int64, floats -> float32,
@@ -208,6 +211,8 @@ def tensor(data, *, dtype=None, device=None, requires_grad=False, pin_memory=Fal
         TypeError: strings ("new(): invalid data type 'str'"), unknown keywords.
         RuntimeError: ``requires_grad=True`` with a non-floating dtype; data of unknown type.
     """
+    if data is _NO_DATA:
+        raise TypeError('tensor() missing 1 required positional arguments: "data"')
     dtype = _keywords("tensor", dtype, requires_grad)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "
