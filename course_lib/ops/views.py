@@ -460,7 +460,7 @@ def _view_dtype(input, dt):
     x = input._data
     old, new = x.itemsize, dt.itemsize
     if old == new:
-        return _unrecorded_view(input, x.view(dt.numpy_dtype))
+        return _dtype_alias(input, x.view(dt.numpy_dtype))
     what = f"to view {input.dtype._short_name} as {dt._short_name} (different element sizes)"
     if x.ndim == 0:
         raise RuntimeError(f"self.dim() cannot be 0 {what}")
@@ -484,8 +484,16 @@ def _view_dtype(input, dt):
         shape = x.shape[:-1] + (x.shape[-1] * ratio,)
         new_strides = tuple(s * ratio for s in strides[:-1]) + (1,)
     flat = strided(x, x.shape[:-1] + (x.shape[-1],), strides).view(dt.numpy_dtype) if x.size else x
-    return _unrecorded_view(input, strided(flat, shape, new_strides) if x.size else
-                            backend_of(x).empty(shape, dtype=dt.numpy_dtype))
+    return _dtype_alias(input, strided(flat, shape, new_strides) if x.size else
+                        backend_of(x).empty(shape, dtype=dt.numpy_dtype))
+
+
+def _dtype_alias(input, array):
+    """``view(dtype)``'s result: the same memory and version counter, but, as in PyTorch, outside autograd
+    (no grad_fn, ``requires_grad`` False, not a view for autograd), like ``detach()``."""
+    t = input.detach()
+    t._data = array
+    return t
 
 
 def view_as(input, other):
