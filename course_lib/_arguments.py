@@ -354,6 +354,10 @@ def _formatted_arg_desc(loose, args, kwargs):
 
 
 def _format_invalid(name, signatures, args, kwargs):
+    if len(signatures) == 1:                 # one overload shown (others hidden): "but expected (...)"
+        sig = signatures[0]
+        return (f"{name}() received an invalid combination of arguments - got "
+                f"{_formatted_arg_desc(_loose_args(sig.text), args, kwargs)}, but expected {sig.text}")
     lines = [f"{name}() received an invalid combination of arguments - got {_arg_desc(args, kwargs)}, but expected "
              "one of:"]
     given = len(args) + len(kwargs)
@@ -398,6 +402,20 @@ def int_list(name, pname, args, position=1):
             raise TypeError(f"{name}(): argument '{pname}' failed to unpack the object at pos {i + 1} with error "
                             f"\"type must be tuple of ints,but got {type_name(s)}\"")
     return tuple(out)
+
+
+def public_names(functions):
+    """Give each function of ``functions`` (a ``{public name: function}`` mapping) its public name as
+    ``__qualname__`` where it has an internal one, so that Python's own argument errors name it as PyTorch
+    does (``sqrt()``, not ``_unary_function.<locals>.function()``)."""
+    for public, function in functions.items():
+        qualname = getattr(function, "__qualname__", None)
+        if not isinstance(qualname, str) or not hasattr(function, "__code__") or public.startswith("__"):
+            continue
+        if "<locals>" in qualname or qualname.startswith("_"):     # the first public name of an alias wins
+            function.__qualname__ = public
+            if function.__name__.startswith("_") or "<" in function.__name__:
+                function.__name__ = public
 
 
 def missing_attribute(module, name):

@@ -245,8 +245,27 @@ Tensor.H = _H
 # In-place methods: Tensor.name_(self, ...) writes into self
 # ---------------------------------------------------------------------------
 
+_MISSING = object()
+_INPLACE_SIGNATURES = {
+    "add": ("(Tensor other, *, Number alpha = 1)", "(Number alpha, Tensor other)"),
+    "sub": ("(Tensor other, *, Number alpha = 1)", "(Number alpha, Tensor other)"),
+    "mul": ("(Tensor other)",),
+}
+
+
+def _inplace_arguments(name, args):
+    """PyTorch's TypeError for ``x.name_(*args)`` with a missing or extra argument."""
+    from ._arguments import Signature, invalid_arguments
+    texts = _INPLACE_SIGNATURES.get(name, ("(Tensor other)", "(Number other)"))
+    signatures = tuple(Signature(t, hidden=i > 0 and name in ("add", "sub")) for i, t in enumerate(texts))
+    return invalid_arguments(name + "_", signatures, args) or TypeError(
+        f"{name}_() takes 1 positional argument but {len(args)} were given")
+
+
 def _inplace_binary(op, name):
-    def method(self, other, *, alpha=1):
+    def method(self, other=_MISSING, *extra, alpha=1):
+        if other is _MISSING or extra:
+            raise _inplace_arguments(name, () if other is _MISSING else (other, *extra))
         A.check_operands(name, self, other, alpha)
         if alpha != 1:
             return D.inplace(op, name, self, other, {"alpha": alpha})
@@ -257,7 +276,9 @@ def _inplace_binary(op, name):
 
 
 def _inplace_unary(op, name):
-    def method(self):
+    def method(self, *extra):
+        if extra:
+            raise TypeError(f"TensorBase.{name}_() takes no arguments ({len(extra)} given)")
         return D.inplace(op, name, self, unary_op=True)
     method.__name__ = name + "_"
     method.__doc__ = f"In-place ``{name}``: writes the result into ``self`` and returns ``self``."
@@ -519,3 +540,19 @@ def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=
 
 
 Tensor.new_full = _new_full
+
+
+# ---------------------------------------------------------------------------
+# Public names: Python's own argument errors (a missing or extra argument) name a method or function as
+# PyTorch does, never an internal helper (``_inplace_binary.<locals>.method()``).
+# ---------------------------------------------------------------------------
+
+def _public_names():
+    from ._arguments import public_names
+    from .ops import conversion
+    public_names({k: v for k, v in vars(Tensor).items() if not k.startswith("__")})
+    for module in (A, I, L, M, R, S, O, TR, V, conversion):
+        public_names({k: getattr(module, k) for k in getattr(module, "__all__", ())})
+
+
+_public_names()

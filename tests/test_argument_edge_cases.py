@@ -203,3 +203,66 @@ torch.inner(torch.arange(3.), torch.arange(6.).reshape(2, 3))
 @pytest.mark.parametrize("code", cases(NON_TENSORS_AND_SHAPES))
 def test_non_tensors_and_shapes_same_as_pytorch(code):
     assert_same(code)
+
+PARSER_MESSAGES = r"""
+torch.tensor()
+x = torch.ones(2); x.add_()
+x = torch.ones(2); x.sub_()
+x = torch.ones(2); x.mul_()
+x = torch.ones(2); x.sub_(1, 2, 3)
+x = torch.ones(2); x.add_(1, beta=2)
+x = torch.ones(2); x.floor_divide_()
+x = torch.ones(2); x.remainder_()
+x = torch.ones(2); x.fmod_()
+x = torch.ones(2); x.sqrt_(1)
+x = torch.ones(2); x.exp_(1)
+x = torch.ones(2); x.neg_(1)
+x = torch.ones(2); x.relu_(1)
+x = torch.ones(2); x.add_(torch.ones(2), alpha=2); x
+torch.sqrt()
+torch.abs()
+torch.relu()
+torch.exp(torch.ones(2), 1)
+torch.sqrt(torch.ones(2), foo=1)
+torch.sqrt(input=torch.ones(4))
+torch.add(2, 3), torch.mul(2, 3), torch.div(2, 3), torch.sub(2, 3)
+torch.add(2., 3), torch.add(2, 3.5), torch.mul(True, 3), torch.add(True, True)
+torch.add(2, 3, alpha=2), torch.sub(5, 2, alpha=2), torch.subtract(5, 2, alpha=2)
+torch.add(2, 3, alpha=0.5)
+torch.div(7, 2, rounding_mode='floor'), torch.div(2., 3, rounding_mode='trunc'), torch.div(2, 0), torch.div(True, 2)
+torch.true_divide(7, 2), torch.divide(1, 4), torch.multiply(2., 2), torch.floor_divide(7, 2), torch.floor_divide(-7, 2.)
+torch.floor_divide(7, 0)
+torch.div(7, 0, rounding_mode='floor')
+torch.sub(True, 1)
+torch.add(2, 'a')
+torch.add('a', 2)
+torch.div(2, 'a')
+torch.mul(2, None)
+torch.mul(2, [1])
+torch.add(2, 3, out=torch.empty(()))
+torch.mul(2, 3).requires_grad, torch.add(2, 3).dtype, torch.mul(2., 3).dtype
+torch.pow(2, 3)
+torch.remainder(2, 3)
+torch.add(2, torch.ones(2)), torch.mul(2.5, torch.ones(2)), torch.div(2, torch.ones(2)), torch.sub(2, torch.ones(2))
+"""
+
+
+@pytest.mark.parametrize("code", cases(PARSER_MESSAGES))
+def test_parser_messages_same_as_pytorch(code):
+    assert_same(code)
+
+
+def test_no_message_names_an_internal_function():
+    import course_lib
+    x = course_lib.ones(2)
+    calls = [lambda: x.add_(), lambda: x.mul_(1, 2), lambda: course_lib.sqrt(), lambda: x.clamp_(1, 2, 3),
+             lambda: x.fill_(), lambda: x.zero_(1), lambda: x.add(), lambda: course_lib.exp(x, 1),
+             lambda: course_lib.reshape(), lambda: x.sqrt_(1), lambda: x.type_as()]
+    for call in calls:
+        with pytest.raises(TypeError) as info:
+            call()
+        assert "<locals>" not in str(info.value) and not str(info.value).startswith("_"), str(info.value)
+    for name, attr in vars(course_lib.Tensor).items():
+        qualname = getattr(attr, "__qualname__", "")
+        if not name.startswith("__") and hasattr(attr, "__code__"):
+            assert "<locals>" not in qualname and not qualname.startswith("_"), (name, qualname)

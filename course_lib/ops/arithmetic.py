@@ -542,6 +542,8 @@ def sub(input, other, *, alpha=1, out=None):
     if out is not None:
         return _into(out, sub(input, other, alpha=alpha), "sub", (input, other))
     if not isinstance(input, Tensor):
+        if not isinstance(other, Tensor):
+            return sub(_both_numbers(input, other, "sub"), other, alpha=alpha)
         return rsub(other, input, alpha=alpha)
     check_operands("sub", input, other, alpha)
     return D.binary(Sub, "sub", input, other, {"alpha": alpha} if alpha != 1 else None)
@@ -597,7 +599,7 @@ def div(input, other, *, rounding_mode=None, out=None):
     if out is not None:
         return _into(out, div(input, other, rounding_mode=rounding_mode), "div", (input, other))
     if not isinstance(input, Tensor):
-        input = _number_tensor(input, other)
+        input = _number_tensor(input, other, "div")
     if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
         return div(input.float(), other, rounding_mode=rounding_mode).half()
     if rounding_mode is None:
@@ -623,7 +625,7 @@ def floor_divide(input, other):
         RuntimeError: integer division by zero ("ZeroDivisionError").
     """
     if not isinstance(input, Tensor):
-        input = _number_tensor(input, other)
+        input = _number_tensor(input, other, "floor_divide")
     elif not (isinstance(other, Tensor) or D.is_number(other)):
         raise wrong_arguments("floor_divide", input, other)
     if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
@@ -634,6 +636,8 @@ def floor_divide(input, other):
 def remainder(input, other):
     """``input % other`` with the sign of the divisor (Python's rule). Mirrors ``torch.remainder``."""
     if not isinstance(input, Tensor):
+        if not isinstance(other, Tensor):
+            raise wrong_arguments("remainder", input, other)
         number = _number_tensor(input, other)
         if not D.recording(other):
             return D.binary(Remainder, "remainder", number, other)
@@ -665,6 +669,8 @@ def pow(input, exponent, *, out=None):
     if out is not None:
         return _into(out, pow(input, exponent), "pow", (input, exponent))
     if not isinstance(input, Tensor):
+        if not isinstance(exponent, Tensor):
+            raise wrong_arguments("pow", input, exponent)
         return _rpow(exponent, input)
     if isinstance(exponent, Tensor):
         return D.binary(PowTensor, "pow", input, exponent)
@@ -891,18 +897,35 @@ def _in_float32(t):
     return t._data.dtype == np.float16 and not D.recording(t)
 
 
-def _number_tensor(number, like):
-    """A Python number as a 0-d tensor on ``like``'s device (for ``torch.div(2, t)`` and friends)."""
+def _number_tensor(number, like, name=None):
+    """A Python number as a 0-d tensor on ``like``'s device (for ``torch.div(2, t)`` and friends).
+
+    With ``name`` (PyTorch's add, sub, mul, div and their aliases), ``like`` may be a number too:
+    ``torch.div(2, 3)`` is ``tensor(0.6667)``, as in PyTorch.
+    """
     from .._creation import number_tensor
     if not isinstance(like, Tensor):
+        if name is not None:
+            return _both_numbers(number, like, name)
         raise TypeError(f"expected Tensor as element 0 in argument 0, but got {type(number).__name__}")
     return number_tensor(number, like)
+
+
+def _both_numbers(a, b, name):
+    """``torch.name(a, b)`` with a non-tensor ``a``: PyTorch's add, sub, mul and div (and aliases) take a Python
+    number there and wrap it into a 0-d tensor; anything else is PyTorch's TypeError."""
+    from .._creation import number_tensor
+    if not D.is_number(a) or isinstance(a, np.ndarray):
+        raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type_name(a)}")
+    if not D.is_number(b) or isinstance(b, np.ndarray):
+        raise TypeError(f"{name}(): argument 'other' (position 2) must be Tensor, not {type_name(b)}")
+    return number_tensor(a)
 
 
 def _swap_number(a, b, name):
     if isinstance(b, Tensor):
         return b, a        # commutative: number op tensor == tensor op number
-    raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type(a).__name__}")
+    return _both_numbers(a, b, name), b
 
 
 def _into(out, result, name=None, inputs=()):

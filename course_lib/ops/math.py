@@ -419,8 +419,15 @@ class Erf(Elementwise):
 # Public functions
 # ---------------------------------------------------------------------------
 
+_MISSING = object()
+
+
 def _unary_function(op, name, doc):
-    def function(input, *, out=None):
+    def function(input=_MISSING, *extra, out=None):
+        if input is _MISSING or extra:
+            if input is _MISSING:
+                raise TypeError(f'{name}() missing 1 required positional arguments: "input"')
+            raise TypeError(f"{name}() takes 1 positional argument but {1 + len(extra)} were given")
         if not isinstance(input, Tensor):
             raise tensor_expected(name, input)
         result = D.unary(op, input)
@@ -428,7 +435,7 @@ def _unary_function(op, name, doc):
             from .arithmetic import _into
             return _into(out, result)
         return result
-    function.__name__ = name
+    function.__name__ = function.__qualname__ = name
     function.__doc__ = doc + f" Mirrors ``torch.{name}``."
     return function
 

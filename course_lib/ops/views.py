@@ -169,7 +169,7 @@ def _function_form(method, text):
             raise error
         given = dict(zip(names, args), **kwargs)
         return method(given[names[0]], given[names[1]])
-    function.__name__ = method.__name__
+    function.__name__ = function.__qualname__ = method.__name__
     function.__doc__ = method.__doc__
     return function
 
