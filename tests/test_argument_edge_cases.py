@@ -266,3 +266,26 @@ def test_no_message_names_an_internal_function():
         qualname = getattr(attr, "__qualname__", "")
         if not name.startswith("__") and hasattr(attr, "__code__"):
             assert "<locals>" not in qualname and not qualname.startswith("_"), (name, qualname)
+
+NARROW_INTEGERS_AND_SCALARS = r"""
+torch.tensor([3, 1], dtype=torch.uint8) / -1
+torch.tensor([3, 1], dtype=torch.int8) / 300
+torch.tensor([3, 1], dtype=torch.int16) / 70000
+torch.tensor([3, 1], dtype=torch.int32) / 2**40
+torch.tensor([3, 1], dtype=torch.uint8) / 2**63, torch.tensor([3, 1], dtype=torch.uint8) / -2**63
+torch.div(torch.tensor([3, 1], dtype=torch.uint8), -1), torch.true_divide(torch.tensor([3, 1], dtype=torch.int8), 300)
+torch.tensor([3, 1], dtype=torch.uint8).div(-1), torch.tensor([True, False]) / -1
+torch.tensor([3, 1], dtype=torch.uint8) * -1, torch.tensor([3, 1], dtype=torch.int8) * 300
+torch.tensor([3, 1], dtype=torch.uint8) + 300, torch.tensor([3, 1], dtype=torch.uint8) - 300
+torch.tensor([3, 1], dtype=torch.uint8) // -1, torch.tensor([3, 1], dtype=torch.uint8) % -1
+torch.div(torch.tensor([3, 1], dtype=torch.uint8), -1, rounding_mode='floor')
+torch.div(torch.tensor([3, 1], dtype=torch.int8), 300, rounding_mode='trunc')
+-1 / torch.tensor([3, 1], dtype=torch.uint8), 300 / torch.tensor([3, 1], dtype=torch.int8)
+torch.tensor([3, 1], dtype=torch.uint8).div_(-1)
+torch.set_default_dtype(torch.float64); torch.tensor([3, 1], dtype=torch.uint8) / -1
+"""
+
+
+@pytest.mark.parametrize("code", cases(NARROW_INTEGERS_AND_SCALARS))
+def test_narrow_integers_and_scalars_same_as_pytorch(code):
+    assert_same(code)

@@ -416,7 +416,8 @@ def binary(op, name, a, b, params=None):
     if op.int_to_float and x.dtype.kind != "f":
         f = _default_float()
         x = x.astype(f)
-        y = y.astype(f) if y.__class__ is not f.type else y
+        # a Python number becomes a float as it is (uint8 / -1 divides by -1.0, not by 255), as in PyTorch
+        y = y.astype(f) if other is not NUMBER else f.type(b)
     # Fast path for the most common call, + - * / with nothing to record: the op's NumPy ufunc and
     # one new Tensor (the general path below costs three more Python calls).
     ufunc = op.inplace_ufunc
@@ -484,7 +485,7 @@ def binary_scalar(op, name, a, number, params=None):
     x, y, _ = operands(name, a, number)
     if op.int_to_float and x.dtype.kind != "f":
         f = _default_float()
-        x, y = x.astype(f), f.type(y)
+        x, y = x.astype(f), f.type(number)           # the number as it is, not wrapped to x's dtype
     return record(op, (a,), (x,), dict(params or (), other=y))
 
 
