@@ -43,7 +43,7 @@ _SAME_AS_FUNCTION = {
     R: ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var", "all", "any",
         "norm", "cumsum", "logsumexp", "count_nonzero"],
     V: ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
-        "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to", "contiguous",
+        "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to", "contiguous",
         "clone", "narrow", "select", "unbind", "split", "chunk", "as_strided", "repeat", "tile"],
     L: ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner"],
     I: ["index_select", "masked_fill", "masked_select", "gather", "nonzero"],
@@ -69,6 +69,7 @@ def _type_as(self, *args, **kwargs):
 
 
 Tensor.type_as = _type_as
+Tensor.squeeze = V.squeeze_method     # x.squeeze(0, 2) as well as x.squeeze((0, 2)); torch.squeeze takes one
 Tensor.flip = V.flip_method           # x.flip(0, 1) as well as x.flip((0, 1)); torch.flip takes one tuple
 Tensor.greater = A.gt
 Tensor.less = A.lt

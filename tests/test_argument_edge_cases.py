@@ -289,3 +289,28 @@ torch.set_default_dtype(torch.float64); torch.tensor([3, 1], dtype=torch.uint8) 
 @pytest.mark.parametrize("code", cases(NARROW_INTEGERS_AND_SCALARS))
 def test_narrow_integers_and_scalars_same_as_pytorch(code):
     assert_same(code)
+
+SMALLER_DIFFERENCES = r"""
+torch.max(torch.ones(2), torch.ones(2), torch.ones(2))
+torch.min(torch.ones(2), torch.ones(2), torch.ones(2))
+torch.max(torch.ones(2), torch.ones(2), True)
+torch.max(torch.tensor([1., 5.]), torch.tensor([3., 2.])), torch.min(torch.tensor([1., 5.]), torch.tensor([3., 2.]))
+torch.allclose(torch.ones(2), torch.ones(2), torch.ones(2))
+torch.isclose(torch.ones(2), torch.ones(2), torch.ones(2))
+torch.squeeze(torch.ones(1, 2, 1), 0, 1)
+torch.squeeze(torch.ones(1, 2, 1), (0, 2)).shape, torch.squeeze(torch.ones(1, 2, 1), 0).shape
+torch.squeeze(torch.ones(1, 2, 1)).shape
+torch.squeeze(torch.ones(1, 2, 1), dim=(0, 2)).shape, torch.ones(1, 2, 1).squeeze(0, 2).shape
+torch.mv(torch.ones(()), torch.ones(()))
+torch.mv(torch.ones(()), torch.ones(2))
+torch.mv(torch.ones(2, 2), torch.ones(()))
+torch.cat([torch.ones(0), torch.ones(0)], 1)
+torch.cat([torch.ones(0), torch.ones(0)], 2), torch.cat([torch.ones(0)], -5)
+torch.cat([torch.ones(0, requires_grad=True), torch.ones(0)], 1).grad_fn.name()
+torch.cat([torch.ones(0), torch.ones(2, 3)], 1)
+"""
+
+
+@pytest.mark.parametrize("code", cases(SMALLER_DIFFERENCES))
+def test_smaller_differences_same_as_pytorch(code):
+    assert_same(code)

@@ -127,6 +127,8 @@ def mv(input, vec):
         raise wrong_arguments("mv", input, vec)
     D.check_devices("mv", (("self", input), ("vec", vec)))
     m, v = input._data, vec._data
+    if m.ndim == 0:
+        raise IndexError("Dimension specified as 0 but tensor has no dimensions")
     if m.ndim != 2 or v.ndim != 1:
         raise RuntimeError(f"vector + matrix @ vector expected, got 1, {m.ndim}, {v.ndim}")
     if m.shape[1] != v.shape[0]:

@@ -674,6 +674,8 @@ def _extreme_of(input, dim, keepdim, largest, name):
     elif dim is None:
         from .._arguments import invalid_arguments
         raise invalid_arguments(name, _signatures(*_MAX), (), {"dim": None})
+    elif isinstance(dim, Tensor) and keepdim is not None:     # max(a, b, keepdim): no such overload
+        raise wrong_arguments(name, input, dim, keepdim)
     return _extreme(input, dim, False if keepdim is None else keepdim, largest, name)
 
 

@@ -204,6 +204,8 @@ _UNBIND = (Signature("(int dim = 0)"),)
 _SPLIT = (Signature("(Tensor input, int split_size, int dim = 0)"),
           Signature("(Tensor input, tuple of ints split_size, int dim = 0)"))
 _FLIP = (Signature("(tuple of ints dims)"),)
+_SQUEEZE_FUNCTION = (Signature("(Tensor input)"), Signature("(Tensor input, int dim)"),
+                     Signature("(Tensor input, tuple of ints dim)"))
 _FLIP_FUNCTION = (Signature("(Tensor input, tuple of ints dims)"),)
 _SWAPAXES = (Signature("(int axis0, int axis1)"),)
 _MOVEDIM = (Signature("(int source, int destination)"), Signature("(tuple of ints source, tuple of ints destination)"))
@@ -655,6 +657,14 @@ def _axis_for_dim(name, dim, dim_default, axis):
 
 
 def squeeze(input, *dim, **kwargs):
+    """``torch.squeeze(input, dim=None)``: as ``Tensor.squeeze`` (``squeeze_method``), but the dims are one
+    argument (an int or a tuple), as in PyTorch: ``torch.squeeze(x, 0, 1)`` is a TypeError."""
+    if len(dim) > 1:
+        raise invalid_arguments("squeeze", _SQUEEZE_FUNCTION, (input, *dim), kwargs)
+    return squeeze_method(input, *dim, **kwargs)
+
+
+def squeeze_method(input, *dim, **kwargs):
     """Remove dimensions of size 1: all of them, or only those in ``dim`` (an int, a tuple, or several ints).
     A view. Mirrors ``torch.squeeze``.
 
@@ -1158,7 +1168,9 @@ def cat(tensors, *args, dim=_NOT_GIVEN, axis=_NOT_GIVEN):
     for i, a in enumerate(arrays):
         if a.ndim == 0:
             raise RuntimeError(f"zero-dimensional tensor (at position {i}) cannot be concatenated")
-    ref = next((a for a in arrays if not (a.ndim == 1 and a.shape[0] == 0)), arrays[0])
+    ref = next((a for a in arrays if not (a.ndim == 1 and a.shape[0] == 0)), None)
+    if ref is None:               # only legacy empty 1-d tensors: an empty result, whatever the dim (PyTorch)
+        ref, dim = arrays[0], 0
     d = wrap_dim(dim, ref.ndim)
     keep_t, keep_a = [], []
     for i, (x, a) in enumerate(zip(tensors, arrays)):
