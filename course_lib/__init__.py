@@ -38,6 +38,7 @@ from . import (
     version,
 )
 from ._arguments import missing_attribute as _missing_attribute
+from ._arguments import tensor_expected as _tensor_expected
 from ._creation import (
     BoolTensor,
     ByteTensor,
@@ -275,11 +276,15 @@ def is_tensor(obj):
 
 def is_floating_point(input):
     """True if ``input`` has a floating dtype. Mirrors ``torch.is_floating_point``."""
+    if not isinstance(input, Tensor):
+        raise _tensor_expected("is_floating_point", input)
     return input.is_floating_point()
 
 
 def numel(input):
     """Number of elements of ``input``. Mirrors ``torch.numel``."""
+    if not isinstance(input, Tensor):
+        raise _tensor_expected("numel", input)
     return input.numel()
 
 

@@ -314,3 +314,15 @@ torch.cat([torch.ones(0), torch.ones(2, 3)], 1)
 @pytest.mark.parametrize("code", cases(SMALLER_DIFFERENCES))
 def test_smaller_differences_same_as_pytorch(code):
     assert_same(code)
+
+FUNCTIONS_OF_ONE_TENSOR = r"""
+torch.is_floating_point(3)
+torch.is_floating_point([1.])
+torch.numel([1])
+torch.is_floating_point(torch.ones(1)), torch.numel(torch.ones(2, 3)), torch.is_tensor(3)
+"""
+
+
+@pytest.mark.parametrize("code", cases(FUNCTIONS_OF_ONE_TENSOR))
+def test_functions_of_one_tensor_same_as_pytorch(code):
+    assert_same(code)
