@@ -15,6 +15,8 @@ import re
 
 import numpy as np
 
+from ._ctype import CTypeName, set_c_name
+
 __all__ = ["device", "AcceleratorError"]
 
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
@@ -29,7 +31,7 @@ _DEVICE_STRING = re.compile(r"([a-zA-Z_]+)(?::([1-9][0-9]*|0))?\Z")         # c1
 _NO_INDEX = object()
 
 
-class device:
+class device(metaclass=CTypeName):
     """Where a tensor's memory lives: ``device('cpu')`` or ``device('cuda', 0)``.
 
     Mirrors ``torch.device``: accepts ``'cpu'``, ``'cuda'``, ``'cuda:1'``,
@@ -113,7 +115,7 @@ class device:
         return False
 
 
-device.__name__ = "torch.device"             # errors name it 'torch.device', as PyTorch's do
+set_c_name(device, "torch.device")         # errors name it 'torch.device', as PyTorch's do
 
 
 def _type_name(value):

@@ -13,6 +13,8 @@ plus the Python float ``0.5`` is ``float32`` (the default dtype).
 
 import numpy as np
 
+from ._ctype import CTypeName, set_c_name
+
 __all__ = [
     "dtype", "bool", "uint8", "int8", "int16", "int32", "int64",
     "float16", "float32", "float64", "half", "float", "double", "short", "int", "long",
@@ -28,7 +30,7 @@ _FLOAT16_MAX = _builtin_float(np.finfo(np.float16).max)
 _INF = _builtin_float("inf")
 
 
-class dtype:
+class dtype(metaclass=CTypeName):
     """A tensor element type, printed as PyTorch prints it (``torch.float32``).
 
     Attributes mirror ``torch.dtype``: ``is_floating_point``, ``is_complex``,
@@ -100,6 +102,9 @@ class _NamedDtype(dtype):
         raise TypeError(f"course_lib has no tensors of dtype {self!r}: it implements the nine dtypes a beginner "
                         "meets (bool, uint8, int8, int16, int32, int64, float16, float32, float64)")
 
+
+set_c_name(dtype, "torch.dtype")          # 'torch.dtype' object is not callable (x.dtype())
+set_c_name(_NamedDtype, "torch.dtype")
 
 bfloat16 = _NamedDtype("bfloat16", 2, "f")
 complex32 = chalf = _NamedDtype("complex32", 4, "c")

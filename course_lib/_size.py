@@ -3,10 +3,12 @@
 import math
 import operator
 
+from ._ctype import CTypeName, set_c_name
+
 __all__ = ["Size"]
 
 
-class Size(tuple):
+class Size(tuple, metaclass=CTypeName):
     """A tensor's shape: a tuple of ints printed as ``torch.Size([2, 3])``.
 
     Behaves like a tuple (indexing, ``==`` with tuples, unpacking); slicing,
@@ -65,6 +67,9 @@ class Size(tuple):
         return Size(tuple.__mul__(self, n))
 
     __rmul__ = __mul__
+
+
+set_c_name(Size, "torch.Size")       # 'torch.Size' object does not support item assignment
 
 
 def _unpickle(items):

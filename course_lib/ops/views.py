@@ -1130,11 +1130,14 @@ def _common(tensors, name):
     return [x._data.astype(dt.numpy_dtype, copy=False) for x in tensors]
 
 
-def _join_dim(name, args, dim, axis):
+def _join_dim(name, args, dim, axis, tensors):
     """The ``dim`` of cat / stack, given by position (``args``), as ``dim=`` or as ``axis=``; an int (a 0-d
-    integer tensor is read as one), or PyTorch's TypeError."""
+    integer tensor is read as one), or PyTorch's TypeError (about ``tensors`` first, as PyTorch checks it
+    first: ``torch.cat(a, b)``)."""
     if len(args) > 1:
         raise TypeError(f"{name}() takes from 1 to 2 positional arguments but {len(args) + 1} were given")
+    if isinstance(tensors, Tensor) or not isinstance(tensors, (list, tuple)):
+        _common(tensors, name)
     if args:
         if dim is not _NOT_GIVEN:
             raise TypeError(f"{name}() got multiple values for argument 'dim'")
@@ -1162,7 +1165,8 @@ def cat(tensors, *args, dim=_NOT_GIVEN, axis=_NOT_GIVEN):
         RuntimeError: a 0-d tensor, different numbers of dims or mismatched sizes (PyTorch's messages).
         ValueError: an empty list. TypeError: a ``dim`` that is not an int.
     """
-    dim = dim if not args and axis is _NOT_GIVEN and dim.__class__ is int else _join_dim("cat", args, dim, axis)
+    if args or axis is not _NOT_GIVEN or dim.__class__ is not int:
+        dim = _join_dim("cat", args, dim, axis, tensors)
     arrays = _common(tensors, "cat")
     tensors = list(tensors)
     for i, a in enumerate(arrays):
@@ -1196,7 +1200,8 @@ def stack(tensors, *args, dim=_NOT_GIVEN, axis=_NOT_GIVEN):
     Raises:
         RuntimeError: tensors of different shapes (PyTorch's message). TypeError: a ``dim`` that is not an int.
     """
-    dim = dim if not args and axis is _NOT_GIVEN and dim.__class__ is int else _join_dim("stack", args, dim, axis)
+    if args or axis is not _NOT_GIVEN or dim.__class__ is not int:
+        dim = _join_dim("stack", args, dim, axis, tensors)
     arrays = _common(tensors, "stack")
     tensors = list(tensors)
     for i, a in enumerate(arrays[1:], 1):

@@ -1,0 +1,22 @@
+"""PyTorch's C types name themselves ``torch.Size``, ``torch.dtype``, ``torch.device`` in Python's own messages
+(``'torch.Size' object does not support item assignment``, ``'torch.dtype' object is not callable``), while
+their ``__name__`` is the short one.  A Python class has one name for both, so :class:`CTypeName` keeps the
+short ``__name__`` and :func:`set_c_name` gives the interpreter (its ``tp_name``) the long one."""
+
+__all__ = ["CTypeName", "set_c_name"]
+
+_TYPE_NAME = type.__dict__["__name__"]
+
+
+class CTypeName(type):
+    """Metaclass: ``cls.__name__`` is the short name (``'Size'``) whatever name the interpreter's messages use."""
+
+    @property
+    def __name__(cls):
+        return cls.__qualname__
+
+
+def set_c_name(cls, name):
+    """Make the interpreter's messages call instances of ``cls`` ``name`` (e.g. ``'torch.Size'``)."""
+    _TYPE_NAME.__set__(cls, name)
+    return cls
