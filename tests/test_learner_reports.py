@@ -26,6 +26,13 @@ SNIPPETS = {
     "device_called": "torch.ones(3).device()",
     "type_names": "print(type(torch.ones(2).shape).__name__, type(torch.float32).__name__, "
                   "type(torch.device('cpu')).__name__, type(torch.ones(2).shape), type(torch.float32))",
+    # d2l's activation-function plots: arange's values are PyTorch's to the last bit (relu'(0) is 0)
+    "arange_relu_grad": "x = torch.arange(-8.0, 8.0, 0.1, requires_grad=True)\ny = torch.relu(x)\n"
+                        "y.backward(torch.ones_like(x), retain_graph=True)\nprint(x.grad[75:85], (x == 0).sum())",
+    "arange_values": "print(torch.arange(-8.0, 8.0, 0.1)[76:84].tolist(), torch.arange(0, 1, 0.1).tolist())",
+    "arange_float64_values": "print(torch.arange(-1., 1., 0.01, dtype=torch.float64)[95:105].tolist())",
+    "arange_odd_lengths": "print([torch.arange(0.3, 5.1 + k, 0.3).tolist()[-3:] for k in range(3)])",
+    "linspace_float64_values": "print(torch.linspace(-5, 5, 101, dtype=torch.float64)[40:60].tolist())",
 }
 
 
@@ -41,3 +48,11 @@ def test_messages():
         "TypeError", "'torch.Size' object does not support item assignment")
     assert outcome("torch.float32()", course_lib)[1] == ("TypeError", "'torch.dtype' object is not callable")
     assert course_lib.Size.__name__ == "Size" and course_lib.dtype.__name__ == "dtype"
+
+
+def test_arange_fused_multiply_add():
+    x = course_lib.arange(-8.0, 8.0, 0.1)
+    assert x[80].item() == 4.440892098500626e-16          # PyTorch's value: -8 + 0.1 * 80 in one rounding
+    assert x[78].item() == -0.20000001788139343 and x[79].item() == -0.10000000894069672
+    assert course_lib.arange(5.).tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+    assert course_lib.linspace(-5, 5, 101, dtype=course_lib.float64)[53].item() == 0.2999999999999997
