@@ -33,6 +33,14 @@ SNIPPETS = {
     "arange_float64_values": "print(torch.arange(-1., 1., 0.01, dtype=torch.float64)[95:105].tolist())",
     "arange_odd_lengths": "print([torch.arange(0.3, 5.1 + k, 0.3).tolist()[-3:] for k in range(3)])",
     "linspace_float64_values": "print(torch.linspace(-5, 5, 101, dtype=torch.float64)[40:60].tolist())",
+    # squeeze(None) is not "every dim" in PyTorch: its TypeError, whichever way None is passed
+    "squeeze_none_method": "torch.ones(3).squeeze(None)",
+    "squeeze_none_keyword": "torch.ones(3).squeeze(dim=None)",
+    "squeeze_none_axis": "torch.ones(3).squeeze(axis=None)",
+    "squeeze_none_function": "torch.squeeze(torch.ones(3), None)",
+    "squeeze_none_function_keyword": "torch.squeeze(torch.ones(3), dim=None)",
+    "squeeze_still_works": "print(torch.ones(1, 3).squeeze(axis=0), torch.squeeze(torch.ones(1, 3, 1)).shape, "
+                           "torch.ones(1, 3, 1).squeeze(dim=(0, 2)).shape, torch.ones(1, 3).squeeze().shape)",
 }
 
 

@@ -659,7 +659,7 @@ def _axis_for_dim(name, dim, dim_default, axis):
 def squeeze(input, *dim, **kwargs):
     """``torch.squeeze(input, dim=None)``: as ``Tensor.squeeze`` (``squeeze_method``), but the dims are one
     argument (an int or a tuple), as in PyTorch: ``torch.squeeze(x, 0, 1)`` is a TypeError."""
-    if len(dim) > 1:
+    if len(dim) > 1 or dim == (None,) or kwargs.get("dim", 0) is None:     # None is not "all dims" in PyTorch
         raise invalid_arguments("squeeze", _SQUEEZE_FUNCTION, (input, *dim), kwargs)
     return squeeze_method(input, *dim, **kwargs)
 
@@ -678,13 +678,19 @@ def squeeze_method(input, *dim, **kwargs):
         raise tensor_expected("squeeze", input)
     x = input._data
     if "axis" in kwargs and "dim" not in kwargs and not dim:     # NumPy's name, as PyTorch accepts it
+        if kwargs["axis"] is None:
+            raise invalid_arguments("squeeze", _SQUEEZE, (), kwargs)
         kwargs["dim"] = kwargs.pop("axis")
     if "dim" in kwargs:
+        if kwargs["dim"] is None and not dim:              # x.squeeze(dim=None): PyTorch's TypeError
+            raise invalid_arguments("squeeze", _SQUEEZE, (), kwargs)
         dim = (kwargs.pop("dim"),)
     if kwargs:
         raise TypeError(f"squeeze() got an unexpected keyword argument '{next(iter(kwargs))}'")
-    if not dim or dim == (None,):
+    if not dim:
         return view_op(Squeeze, input)
+    if dim == (None,):                                     # x.squeeze(None): not "all dims" in PyTorch
+        raise invalid_arguments("squeeze", _SQUEEZE, dim, {})
     if len(dim) > 1 or isinstance(dim[0], (tuple, list)):
         axes = []
         for d in _int_list(dim, "squeeze", "dim", _SQUEEZE):
