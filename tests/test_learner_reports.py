@@ -41,6 +41,12 @@ SNIPPETS = {
     "squeeze_none_function_keyword": "torch.squeeze(torch.ones(3), dim=None)",
     "squeeze_still_works": "print(torch.ones(1, 3).squeeze(axis=0), torch.squeeze(torch.ones(1, 3, 1)).shape, "
                            "torch.ones(1, 3, 1).squeeze(dim=(0, 2)).shape, torch.ones(1, 3).squeeze().shape)",
+    # a saved output unpacks with its node as grad_fn, as in PyTorch
+    "saved_result": "x = torch.tensor([1., 2.], requires_grad=True)\n"
+                    "print(x.exp().grad_fn._saved_result, x.sigmoid().grad_fn._saved_result, "
+                    "x.tanh().grad_fn._saved_result, x.relu().grad_fn._saved_result)",
+    "saved_result_attributes": "x = torch.tensor([1., 2.], requires_grad=True)\nr = x.exp().grad_fn._saved_result\n"
+                               "print(r.requires_grad, r.is_leaf, r.grad_fn.name())",
 }
 
 

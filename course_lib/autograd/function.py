@@ -180,8 +180,13 @@ class Node:
                 raise RuntimeError(ERR_FREED)
             i = names.index(key)
             for check in self.__dict__.get("_checks", ()):
-                if check[0] == i and check[3] is not None:
-                    return check[3]          # the input tensor itself
+                if check[0] == i:
+                    if check[3] is not None:
+                        return check[3]      # the input tensor itself
+                    out = _as_python(saved[i])
+                    if out._data.dtype.kind == "f":      # an output: unpacked with this node as its grad_fn
+                        out._grad_fn, out._requires_grad, out._output_nr = self, True, check[4]
+                    return out
             return _as_python(saved[i] if i < len(saved) else None)
         if key in self.__dict__:
             return _as_python(self.__dict__[key])
