@@ -22,6 +22,7 @@ import numpy as np
 from . import _dtype
 from ._arguments import Signature, int_list, invalid_arguments, type_name
 from ._device import backend_of, device_of, module_for, resolve, to_numpy
+from ._fma import fma
 from ._size import Size
 from ._strides import empty_preserving
 from ._tensor import Tensor, wrap
@@ -601,36 +602,19 @@ def arange(*args, start=_MISSING, end=_MISSING, step=_MISSING, out=None, dtype=N
     return _finish(values, device if xp is not np else None, requires_grad)
 
 
-def _fma(a, b, c):
-    """``a * b + c`` rounded once, as a C++ compiler's fused multiply-add gives it (float64 arrays; exact
-    products and sums by error-free transformations)."""
-    with np.errstate(all="ignore"):
-        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
-        p = a * b
-        t = 134217729.0 * a                      # Dekker's split: p + e is a * b exactly
-        ah = t - (t - a)
-        t = 134217729.0 * b
-        bh = t - (t - b)
-        e = ((ah * bh - p) + ah * (b - bh) + (a - ah) * bh) + (a - ah) * (b - bh)
-        s = p + c
-        bb = s - p
-        r = s + (((p - (s - bb)) + (c - bb)) + e)
-        return np.where(np.isfinite(r), r, p + c)
-
-
 def _arange_float(start, step, n, np_dtype):
     """PyTorch's CPU ``arange`` values for float32 / float64: ``start + step * i`` as one fused multiply-add in
     double precision, except that blocks of 32 bytes (8 floats, 4 doubles) come from the block's first value
     rounded to the dtype plus ``k * step`` (its vectorised loop, which runs over pairs of blocks; the rest is
     element by element).  So ``arange(-8., 8., 0.1)[80]`` is 4.4409e-16, not 0, as in PyTorch."""
     i = np.arange(n, dtype=np.float64)
-    values = _fma(step, i, start).astype(np_dtype)
+    values = fma(step, i, start).astype(np_dtype)
     width = 32 // np.dtype(np_dtype).itemsize
     full = n - n % (2 * width)
     if full:
-        base = _fma(step, i[:full:width], start).astype(np_dtype).astype(np.float64)
+        base = fma(step, i[:full:width], start).astype(np_dtype).astype(np.float64)
         k = np.arange(width, dtype=np.float64)
-        values[:full] = _fma(k[None, :], step, base[:, None]).reshape(-1).astype(np_dtype)
+        values[:full] = fma(k[None, :], step, base[:, None]).reshape(-1).astype(np_dtype)
     return values
 
 
@@ -700,7 +684,7 @@ def _linspace_values(start, end, steps, dt):
         s, e = float(cast(start)), float(cast(end))
         if dt.itemsize == 8:                # float64: each value one fused multiply-add in double precision
             step = (e - s) / (steps - 1)
-            return np.where(i < halfway, _fma(step, i, s), _fma(-step, steps - i - 1, e))
+            return np.where(i < halfway, fma(step, i, s), fma(-step, steps - i - 1, e))
         step = float(cast((cast(e) - cast(s)) / cast(steps - 1)))
         values = np.where(i < halfway, s + step * i, e - step * (steps - i - 1))
         return values.astype(dt.numpy_dtype)

@@ -32,6 +32,7 @@ import numpy as np
 from . import _dtype
 from ._arguments import Signature, _format_invalid, invalid_arguments, type_name
 from ._creation import _MISSING, _finish, _keywords, allocation_error, parse_size, size_keyword
+from ._fma import fma
 from ._tensor import Tensor
 
 __all__ = ["Generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state", "rand", "randn",
@@ -123,10 +124,13 @@ class Generator:
 
     def uniform(self, n, dt, low=0.0, high=1.0):
         """``n`` uniform numbers in ``[low, high)`` of dtype ``dt``, as PyTorch's ``uniform_real_distribution``."""
-        if dt is _dtype.float64:
+        if dt is _dtype.float64:     # x * (to - from) + from as one fused multiply-add, as PyTorch's kernel
             x = (self.random64(n) & np.uint64(2 ** 53 - 1)).astype(np.float64) * 2.0 ** -53
-        else:
-            x = (self.random(n) & np.uint64(2 ** 24 - 1)).astype(np.float64) * 2.0 ** -24
+            return fma(x, high - low, low)
+        x = (self.random(n) & np.uint64(2 ** 24 - 1)).astype(np.float64) * 2.0 ** -24
+        if dt is _dtype.float32:     # the same in float: bounds and their difference rounded to float first
+            low32, high32 = np.float32(low), np.float32(high)
+            return (x * float(high32 - low32) + float(low32)).astype(np.float32)    # exact product, one rounding
         return (x * (high - low) + low).astype(dt.numpy_dtype)
 
     def _normal_double(self):

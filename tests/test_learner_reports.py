@@ -47,6 +47,12 @@ SNIPPETS = {
                     "x.tanh().grad_fn._saved_result, x.relu().grad_fn._saved_result)",
     "saved_result_attributes": "x = torch.tensor([1., 2.], requires_grad=True)\nr = x.exp().grad_fn._saved_result\n"
                                "print(r.requires_grad, r.is_leaf, r.grad_fn.name())",
+    # nn.Linear's initial bias and weight, hence a first loss that matches PyTorch to the last digit
+    "linear_init_bias": "torch.manual_seed(0)\nm = torch.nn.Linear(2, 1)\nprint(m.bias.tolist(), m.weight.tolist())",
+    "linear_first_loss": "torch.manual_seed(0)\nm = torch.nn.Linear(2, 1)\n"
+                         "print((m(torch.ones(4, 2)) ** 2).mean().item())",
+    "uniform_values": "torch.manual_seed(3)\nprint(torch.empty(6).uniform_(-3.3, 7.1).tolist(), "
+                      "torch.empty(3, dtype=torch.float64).uniform_(-0.1, 0.1).tolist())",
 }
 
 
@@ -70,3 +76,9 @@ def test_arange_fused_multiply_add():
     assert x[78].item() == -0.20000001788139343 and x[79].item() == -0.10000000894069672
     assert course_lib.arange(5.).tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
     assert course_lib.linspace(-5, 5, 101, dtype=course_lib.float64)[53].item() == 0.2999999999999997
+
+
+def test_uniform_fused_multiply_add():
+    course_lib.manual_seed(0)
+    m = course_lib.nn.Linear(2, 1)
+    assert m.bias.item() == -0.5819807648658752          # PyTorch's value (a separate multiply and add: ...8244)
