@@ -482,10 +482,18 @@ def bernoulli(input, p=None, *, generator=None):
         raise _bernoulli_error((input, p))
     elif not 0 <= p <= 1:
         raise RuntimeError(f"bernoulli_ expects p to be in [0, 1], but got p={p:g}")
-    probs = np.asarray(probs if p is None else p, dtype=np.float64)
     shape = input._data.shape
+    if p is not None:                # one double-precision uniform per element (PyTorch's bernoulli_(float p))
+        return _finish(bernoulli_mask(shape, p, generator).astype(input._data.dtype), input.device, False)
+    probs = np.asarray(probs, dtype=np.float64)
     u = _rng(generator).uniform(int(np.prod(shape)), _dtype.float32).reshape(shape)
     return _finish((u < probs).astype(input._data.dtype), input.device, False)
+
+
+def bernoulli_mask(shape, p, generator=None):
+    """A bool array of ``shape``, True with probability ``p``: PyTorch's CPU ``bernoulli_(p)`` for a number ``p``
+    (a double-precision uniform per element, True when below ``p``), which ``dropout`` draws its mask with."""
+    return _rng(generator).uniform(int(np.prod(shape)), _dtype.float64).reshape(shape) < p
 
 
 _BERNOULLI = (Signature("(Tensor input, *, torch.Generator generator = None, Tensor out = None)"),

@@ -53,6 +53,13 @@ SNIPPETS = {
                          "print((m(torch.ones(4, 2)) ** 2).mean().item())",
     "uniform_values": "torch.manual_seed(3)\nprint(torch.empty(6).uniform_(-3.3, 7.1).tolist(), "
                       "torch.empty(3, dtype=torch.float64).uniform_(-0.1, 0.1).tolist())",
+    # nn.Dropout drops the elements PyTorch drops after the same seed (bernoulli_(1 - p) in double precision)
+    "dropout_mask": "torch.manual_seed(0)\nprint(torch.nn.Dropout(0.5)(torch.ones(10)), "
+                    "torch.nn.functional.dropout(torch.ones(2, 4), 0.25), torch.rand(2))",
+    "dropout_grad": "torch.manual_seed(1)\nx = torch.ones(8, requires_grad=True)\n"
+                    "y = torch.nn.Dropout(0.5)(x)\ny.sum().backward()\nprint(y, x.grad)",
+    "bernoulli_scalar_p": "torch.manual_seed(0)\nprint(torch.bernoulli(torch.ones(10), 0.3), "
+                          "torch.bernoulli(torch.full((6,), 0.5)))",
 }
 
 
@@ -82,3 +89,9 @@ def test_uniform_fused_multiply_add():
     course_lib.manual_seed(0)
     m = course_lib.nn.Linear(2, 1)
     assert m.bias.item() == -0.5819807648658752          # PyTorch's value (a separate multiply and add: ...8244)
+
+
+def test_dropout_mask_values():
+    course_lib.manual_seed(0)
+    y = course_lib.nn.Dropout(0.5)(course_lib.ones(10))
+    assert y.tolist() == [0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0, 2.0, 0.0, 2.0]     # PyTorch's mask for seed 0

@@ -259,8 +259,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
 
     With ``training=False`` or ``p=0`` the input itself is returned.  The
     result is ``input * mask`` (``grad_fn`` ``MulBackward0``, as in PyTorch);
-    the mask comes from course_lib's generator, so other elements than
-    PyTorch's are dropped.
+    the mask is drawn as PyTorch's CPU kernel draws it (``bernoulli_(1 - p)``,
+    one double-precision uniform per element), so after the same
+    ``manual_seed`` the same elements are dropped.
 
     Raises:
         ValueError: ``p`` outside [0, 1] ("dropout probability has to be between 0 and 1, but got 1.5").
@@ -272,10 +273,11 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise tensor_expected("dropout_" if inplace else "dropout", input)
     if not training or p == 0:
         return input
-    from .._random import rand_like
+    from .._random import bernoulli_mask
+    from .._tensor import wrap
     from ..autograd import grad_mode
     with grad_mode.no_grad():
-        keep = rand_like(input, dtype=input.dtype) < (1 - p)
+        keep = wrap(bernoulli_mask(input._data.shape, 1 - p)).to(input.device)
         mask = keep.to(input.dtype) / (1 - p) if p < 1 else keep.to(input.dtype)
     return input.mul_(mask) if inplace else input * mask
 
