@@ -200,7 +200,7 @@ def _finish(array, device, requires_grad, name="tensor"):
 _NO_DATA = object()        # tensor() without data: PyTorch's own message
 
 
-def tensor(data=_NO_DATA, *, dtype=None, device=None, requires_grad=False, pin_memory=False):
+def tensor(data=_NO_DATA, *args, dtype=None, device=None, requires_grad=False, pin_memory=False):
     """A new tensor holding a **copy** of ``data`` (a number, nested lists/tuples, a NumPy array or a tensor).
 
     The dtype is inferred as PyTorch does (ints -> int64, floats -> float32,
@@ -214,6 +214,8 @@ def tensor(data=_NO_DATA, *, dtype=None, device=None, requires_grad=False, pin_m
     """
     if data is _NO_DATA:
         raise TypeError('tensor() missing 1 required positional arguments: "data"')
+    if args:                                 # torch.tensor([1, 2], torch.float32): dtype= was forgotten
+        raise TypeError(f"tensor() takes 1 positional argument but {len(args) + 1} were given")
     dtype = _keywords("tensor", dtype, requires_grad)
     if isinstance(data, Tensor):
         warnings.warn("To copy construct from a tensor, it is recommended to use sourceTensor.detach().clone() "

@@ -438,7 +438,12 @@ class Tensor:
         else:
             target = getattr(dtype, "_dtype_of_type", None)
             if target is None:
-                raise ValueError(f"invalid type: '{getattr(dtype, '__name__', dtype)}'")
+                if not isinstance(dtype, type):
+                    raise TypeError("dtype must be a type, str, or dtype object")
+                name = dtype.__name__                  # the C name of a built-in type: 'numpy.float64'
+                if not dtype.__flags__ & (1 << 9) and dtype.__module__ != "builtins":
+                    name = f"{dtype.__module__}.{name}"
+                raise ValueError(f"invalid type: '{name}'")
             cuda = type(dtype).__name__ == "_CudaTensorType"
         if cuda and cuda_backend() is None:
             raise RuntimeError(_NO_ATEN_CUDA)

@@ -60,6 +60,23 @@ SNIPPETS = {
                     "y = torch.nn.Dropout(0.5)(x)\ny.sum().backward()\nprint(y, x.grad)",
     "bernoulli_scalar_p": "torch.manual_seed(0)\nprint(torch.bernoulli(torch.ones(10), 0.3), "
                           "torch.bernoulli(torch.full((6,), 0.5)))",
+    # torch.tensor(data, dtype) with the keyword forgotten; x.type(np.float64)
+    "tensor_two_positional": "torch.tensor([1, 2], torch.float32)",
+    "tensor_numbers": "torch.tensor(1, 2)",
+    "type_numpy_type": "torch.ones(2).type(np.float64)",
+    "type_numpy_dtype": "torch.ones(2).type(np.dtype('float64'))",
+    "type_number": "torch.ones(2).type(3)",
+    # F.one_hot, common in classification code
+    "one_hot": "F = torch.nn.functional\nprint(F.one_hot(torch.tensor([0, 2, 1])), F.one_hot(torch.tensor([2, 0]), "
+               "num_classes=4).float(), F.one_hot(torch.tensor([[1], [0]]), 3).shape, F.one_hot(torch.tensor(2)))",
+    "one_hot_empty": "F = torch.nn.functional\nprint(F.one_hot(torch.tensor([], dtype=torch.long), 3))\n"
+                     "F.one_hot(torch.tensor([], dtype=torch.long))",
+    "one_hot_float": "torch.nn.functional.one_hot(torch.tensor([0., 1.]))",
+    "one_hot_int32": "torch.nn.functional.one_hot(torch.tensor([0, 1], dtype=torch.int32))",
+    "one_hot_too_big": "torch.nn.functional.one_hot(torch.tensor([0, 3]), 3)",
+    "one_hot_negative": "torch.nn.functional.one_hot(torch.tensor([-1, 1]))",
+    "one_hot_float_classes": "torch.nn.functional.one_hot(torch.tensor([1]), 2.0)",
+    "one_hot_list": "torch.nn.functional.one_hot([1, 2])",
 }
 
 
@@ -95,3 +112,8 @@ def test_dropout_mask_values():
     course_lib.manual_seed(0)
     y = course_lib.nn.Dropout(0.5)(course_lib.ones(10))
     assert y.tolist() == [0.0, 0.0, 2.0, 0.0, 0.0, 0.0, 2.0, 2.0, 0.0, 2.0]     # PyTorch's mask for seed 0
+
+
+def test_one_hot_values():
+    y = course_lib.nn.functional.one_hot(course_lib.tensor([0, 2]), 3)
+    assert y.tolist() == [[1, 0, 0], [0, 0, 1]] and y.dtype is course_lib.int64

@@ -10,10 +10,13 @@ their ``grad_fn`` are PyTorch's ``AddmmBackward0`` and ``MseLossBackward0``:
   their sizes differ), then averages ``(x - y) ** 2``.
 """
 
+import numbers
 import warnings
 
+import numpy as np
+
 from .. import _dtype
-from .._arguments import tensor_expected
+from .._arguments import tensor_expected, type_name
 from .._tensor import Tensor
 from ..autograd.function import Op
 from ..ops import _dispatch as D
@@ -23,7 +26,7 @@ from ..ops import views as V
 from ..ops.math import relu as _relu
 
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout", "mse_loss", "l1_loss",
-           "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits"]
+           "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot"]
 
 
 # ---------------------------------------------------------------------------
@@ -247,6 +250,44 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax.implicit_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim, dtype=dtype)
+
+
+# ---------------------------------------------------------------------------
+# one_hot
+# ---------------------------------------------------------------------------
+
+def one_hot(tensor, num_classes=-1):
+    """Class indices (an int64 tensor of any shape) as one-hot rows: shape ``(*tensor.shape, num_classes)``,
+    int64, 1 at each index.  ``num_classes=-1`` means ``tensor.max() + 1``.  Mirrors
+    ``torch.nn.functional.one_hot``.
+
+    Raises:
+        RuntimeError: a tensor that is not int64, negative values, values not below ``num_classes``, an
+            empty tensor without ``num_classes`` (PyTorch's messages).
+        TypeError: a non-tensor or a ``num_classes`` that is not an int.
+    """
+    if not isinstance(tensor, Tensor):
+        raise tensor_expected("one_hot", tensor)
+    if not isinstance(num_classes, numbers.Integral) or isinstance(num_classes, bool):
+        raise TypeError(f"one_hot(): argument 'num_classes' (position 2) must be int, not {type_name(num_classes)}")
+    num_classes = int(num_classes)
+    if tensor.dtype is not _dtype.int64:
+        raise RuntimeError("one_hot is only applicable to index tensor of type LongTensor.")
+    x = tensor.detach().cpu()._data
+    if x.size == 0:
+        if num_classes <= 0:
+            raise RuntimeError("Can not infer total number of classes from empty tensor.")
+        out = np.zeros(x.shape + (num_classes,), dtype=np.int64)
+    else:
+        if x.min() < 0:
+            raise RuntimeError("Class values must be non-negative.")
+        if num_classes == -1:
+            num_classes = int(x.max()) + 1
+        elif x.max() >= num_classes:
+            raise RuntimeError("Class values must be smaller than num_classes.")
+        out = (x[..., None] == np.arange(num_classes)).astype(np.int64)
+    from .._tensor import wrap
+    return wrap(out).to(tensor.device)
 
 
 # ---------------------------------------------------------------------------
