@@ -340,13 +340,18 @@ class Tensor:
                                f"{type(element)}.")
         return bool((self == element).any().item())
 
-    def __array__(self, dtype=None, copy=None):
+    # PyTorch's signatures, (self, dtype=None) and (self, array), so that NumPy 2 warns as it does with PyTorch
+    # ("__array__ implementation doesn't accept a copy keyword", "__array_wrap__ must accept context ...").
+    def __array__(self, dtype=None):
         a = self.numpy()        # PyTorch's __array__ is numpy(): same errors (CUDA, requires grad)
         return a if dtype is None else a.astype(dtype, copy=False)
 
-    def __array_wrap__(self, array, context=None, return_scalar=False):
+    def __array_wrap__(self, array):
         """NumPy's result of an operation involving this tensor (``t + ndarray``, ``np.exp(t)``) as a tensor."""
-        return wrap(array if array.__class__ is np.ndarray else np.asarray(array))
+        array = array if array.__class__ is np.ndarray else np.asarray(array)
+        if array.dtype == np.bool_:          # PyTorch's own workaround: np.isnan(t) is a uint8 tensor
+            array = array.astype(np.uint8)
+        return wrap(array)
 
     def __reduce_ex__(self, protocol):
         return (_rebuild, (to_numpy(self._data).copy(), self._requires_grad))

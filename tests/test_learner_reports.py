@@ -77,6 +77,21 @@ SNIPPETS = {
     "one_hot_negative": "torch.nn.functional.one_hot(torch.tensor([-1, 1]))",
     "one_hot_float_classes": "torch.nn.functional.one_hot(torch.tensor([1]), 2.0)",
     "one_hot_list": "torch.nn.functional.one_hot([1, 2])",
+    # NumPy interop: NumPy 2 warns as it does with PyTorch's __array__ / __array_wrap__ signatures
+    "np_array_of_tensor": "x = torch.tensor([1, 2])\nprint(np.array(x), np.asarray(torch.ones(2)), np.array(x).dtype)",
+    "np_array_requires_grad": "np.array(torch.tensor([1., 2.], requires_grad=True))",
+    "np_ufunc_on_tensor": "x = torch.tensor([1., 2.])\nprint(np.exp(x), np.sqrt(x), type(np.exp(x)))",
+    "tensor_plus_ndarray": "x = torch.tensor([1., 2.])\ny = x + np.array([1., 2.])\nprint(y, y.dtype)",
+    "np_isnan_uint8": "print(np.isnan(torch.tensor([1., float('nan')])), np.greater(torch.tensor([1., 2.]), 1.5))",
+    "np_sum_of_tensor": "np.sum(torch.tensor([1., 2.]))",
+    "np_sum_axis": "np.sum(torch.tensor([[1., 2.]]), axis=0)",
+    "np_mean_of_tensor": "np.mean(torch.tensor([1., 2.]))",
+    "np_mean_axis": "np.mean(torch.tensor([[1., 2.]]), axis=1)",
+    "np_max_of_tensor": "np.max(torch.tensor([1., 2.]))",
+    "np_min_axis": "np.min(torch.tensor([[1., 2.]]), axis=0)",
+    "np_prod_of_tensor": "np.prod(torch.tensor([1., 2.]))",
+    "np_amax_of_tensor": "np.amax(torch.tensor([1., 2.]))",
+    "np_functions_on_numpy": "a = torch.tensor([1., 2.]).numpy()\nprint(np.sum(a), np.mean(a), np.max(a))",
 }
 
 

@@ -534,6 +534,16 @@ _ALL_ELEMENTS = object()      # prod() / max() / min() without a dim: all elemen
 _NOT_GIVEN = object()         # axis= / keepdims= not given
 
 
+def _numpy_call(name, axis, keepdims):
+    """The TypeError PyTorch raises when NumPy calls the method: ``np.sum(t)`` is ``t.sum(axis=None, dtype=None,
+    out=None)``, ``np.max(t)`` is ``t.max(axis=None, out=None)`` (no ``out=`` in PyTorch's methods)."""
+    if axis is _NOT_GIVEN:
+        return TypeError(f"{name}() got an unexpected keyword argument 'out'")
+    if name in ("max", "min", "prod") and axis is None:
+        return TypeError(f"{name}(): argument 'dim' must be int, not NoneType")
+    return TypeError(f"{name}() got an unexpected keyword argument 'axis'")
+
+
 def _numpy_names(name, dim, keepdim, axis, keepdims, dim_default=None, keepdim_default=False):
     """PyTorch also accepts NumPy's keyword names: ``axis=`` for ``dim=`` and ``keepdims=`` for ``keepdim=``.
 
@@ -561,7 +571,8 @@ def _sum_dtype(x, dtype, name):
     return np.dtype(np.int64) if x.dtype.kind in "biu" else x.dtype
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
+def sum(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
+        out=_NOT_GIVEN):
     """Sum of all elements, or along ``dim`` (an int or a tuple; ``()`` means all). Mirrors ``torch.sum``.
 
     Integer and bool tensors sum to int64 unless ``dtype`` is given (the
@@ -572,6 +583,8 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims
         IndexError: ``dim`` out of range. RuntimeError: a dim listed twice.
         TypeError: arguments of other types (PyTorch's message).
     """
+    if out is not _NOT_GIVEN:                  # NumPy calling the method: np.sum(t)
+        raise _numpy_call("sum", axis, keepdims)
     if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
         dim, keepdim = _numpy_names("sum", dim, keepdim, axis, keepdims)
     if not isinstance(input, Tensor):
@@ -586,13 +599,16 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims
     return D.record(SumDim, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
+def mean(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
+         out=_NOT_GIVEN):
     """Average of all elements, or along ``dim`` (an int or a tuple; ``()`` means all). Mirrors ``torch.mean``.
 
     Raises:
         RuntimeError: on integer tensors or an integer ``dtype`` (PyTorch's messages; convert with ``.float()``).
         IndexError: ``dim`` out of range. TypeError: arguments of other types.
     """
+    if out is not _NOT_GIVEN:                  # NumPy calling the method: np.mean(t)
+        raise _numpy_call("mean", axis, keepdims)
     if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
         dim, keepdim = _numpy_names("mean", dim, keepdim, axis, keepdims)
     if not isinstance(input, Tensor):
@@ -613,7 +629,8 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdim
     return D.record(MeanDim, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})
 
 
-def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
+def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
+         out=_NOT_GIVEN):
     """Product of all elements, or along one ``dim``. Mirrors ``torch.prod``.
 
     Integer and bool tensors multiply in int64 unless ``dtype`` is given.
@@ -621,6 +638,8 @@ def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None, axis=_NOT_GIVEN
     Raises:
         IndexError: ``dim`` out of range. TypeError: a tuple of dims, or other types.
     """
+    if out is not _NOT_GIVEN:                  # NumPy calling the method: np.prod(t)
+        raise _numpy_call("prod", axis, keepdims)
     if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
         dim, keepdim = _numpy_names("prod", dim, keepdim, axis, keepdims, _ALL_ELEMENTS, False)
     if not isinstance(input, Tensor):
@@ -679,7 +698,8 @@ def _extreme_of(input, dim, keepdim, largest, name):
     return _extreme(input, dim, False if keepdim is None else keepdim, largest, name)
 
 
-def max(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
+def max(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
+        out=_NOT_GIVEN):
     """The largest element; with ``dim``, a named tuple ``(values, indices)`` along it. Mirrors ``torch.max``.
 
     ``max(a, b)`` with a tensor second argument is ``maximum(a, b)``.
@@ -688,6 +708,8 @@ def max(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NO
         RuntimeError: ``max()`` of an empty tensor. IndexError: ``dim`` out of range.
         TypeError: ``keepdim`` without ``dim``, a tuple of dims, other types (PyTorch's messages).
     """
+    if out is not _NOT_GIVEN:                  # NumPy calling the method: np.max(t)
+        raise _numpy_call("max", axis, keepdims)
     if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
         dim, keepdim = _numpy_names("max", dim, keepdim, axis, keepdims, _ALL_ELEMENTS, None)
     if not isinstance(input, Tensor):
@@ -695,13 +717,16 @@ def max(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NO
     return _extreme_of(input, dim, keepdim, True, "max")
 
 
-def min(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
+def min(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
+        out=_NOT_GIVEN):
     """The smallest element; with ``dim``, ``(values, indices)``. Mirrors ``torch.min``.
 
     Raises:
         RuntimeError: ``min()`` of an empty tensor. IndexError: ``dim`` out of range.
         TypeError: ``keepdim`` without ``dim``, a tuple of dims, other types (PyTorch's messages).
     """
+    if out is not _NOT_GIVEN:                  # NumPy calling the method: np.min(t)
+        raise _numpy_call("min", axis, keepdims)
     if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
         dim, keepdim = _numpy_names("min", dim, keepdim, axis, keepdims, _ALL_ELEMENTS, None)
     if not isinstance(input, Tensor):
