@@ -226,7 +226,7 @@ from .ops.reduction import (
     var,
 )
 from .ops.softmax import log_softmax, softmax
-from .ops.sorting import argsort, sort, topk
+from .ops.sorting import argsort, sort, topk, unique
 from .ops.triangular import tril, triu
 from .ops.views import (
     as_strided,
@@ -240,6 +240,7 @@ from .ops.views import (
     contiguous_format,
     flatten,
     flip,
+    hstack,
     movedim,
     narrow,
     preserve_format,
@@ -255,6 +256,7 @@ from .ops.views import (
     unflatten,
     unsqueeze,
     view_as,
+    vstack,
 )
 
 # the function forms take the sizes as one tuple: torch.reshape(x, (2, 3)), x.reshape(2, 3)

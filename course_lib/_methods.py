@@ -48,7 +48,7 @@ _SAME_AS_FUNCTION = {
     L: ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner"],
     I: ["index_select", "masked_fill", "masked_select", "gather", "nonzero"],
     S: ["softmax", "log_softmax"],
-    O: ["sort", "argsort", "topk"],
+    O: ["sort", "argsort", "topk", "unique"],
     TR: ["tril", "triu"],
 }
 

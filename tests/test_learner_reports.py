@@ -92,6 +92,27 @@ SNIPPETS = {
     "np_prod_of_tensor": "np.prod(torch.tensor([1., 2.]))",
     "np_amax_of_tensor": "np.amax(torch.tensor([1., 2.]))",
     "np_functions_on_numpy": "a = torch.tensor([1., 2.]).numpy()\nprint(np.sum(a), np.mean(a), np.max(a))",
+    # torch.hstack / torch.vstack / torch.unique
+    "hstack_vstack": "a, b = torch.tensor(1.), torch.tensor(2.)\nprint(torch.hstack([torch.ones(2), torch.ones(3)]), "
+                     "torch.vstack([torch.ones(2), torch.ones(2)]), torch.hstack((a, b)), torch.vstack((a, b)))",
+    "hstack_vstack_shapes": "print(torch.hstack([torch.ones(2, 3, 4), torch.ones(2, 1, 4)]).shape, "
+                            "torch.vstack([torch.ones(2, dtype=torch.int64), torch.ones(2)]).dtype)",
+    "vstack_grad": "x = torch.ones(2, requires_grad=True)\ny = torch.vstack([x, x * 2])\ny.sum().backward()\n"
+                   "print(y, x.grad)",
+    "vstack_mismatch": "torch.vstack([torch.ones(2), torch.ones(3)])",
+    "hstack_mismatch": "torch.hstack([torch.ones(2, 3), torch.ones(3, 3)])",
+    "hstack_empty": "torch.hstack([])",
+    "vstack_empty": "torch.vstack([])",
+    "hstack_tensor": "torch.hstack(torch.ones(2))",
+    "hstack_number": "torch.hstack([torch.ones(2), 1])",
+    "unique": "x = torch.tensor([3, 1, 3, 2])\nprint(torch.unique(x), x.unique(sorted=False), "
+              "torch.unique(x, return_inverse=True), torch.unique(x, return_counts=True), "
+              "torch.unique(x, return_inverse=True, return_counts=True))",
+    "unique_dim_nan": "print(torch.unique(torch.tensor([[1, 2], [1, 2], [3, 4]]), dim=0), "
+                      "torch.unique(torch.tensor([1.5, float('nan'), float('nan')])), torch.tensor([]).unique())",
+    "unique_label_counts": "y = torch.tensor([0, 1, 1, 2, 0])\nlabels, counts = y.unique(return_counts=True)\n"
+                           "print(labels, counts, counts.float() / len(y))",
+    "unique_list": "torch.unique([1, 2])",
 }
 
 

@@ -21,7 +21,7 @@ from ..autograd.function import Op
 from . import _dispatch as D
 from .reduction import return_types
 
-__all__ = ["sort", "argsort", "topk"]
+__all__ = ["sort", "argsort", "topk", "unique"]
 
 _NOT_GIVEN = object()
 
@@ -154,3 +154,33 @@ def topk(input, k, dim=-1, largest=True, sorted=True, *, axis=_NOT_GIVEN):   # n
         raise RuntimeError("selected index k out of range")
     values, indices = D.record(Topk, (input,), (x,), {"axis": axis, "descending": bool(largest), "k": int(k)})
     return return_types.topk(values, indices)
+
+
+def unique(input, sorted=True, return_inverse=False, return_counts=False, dim=None):
+    """The distinct elements of ``input`` in increasing order (flattened, or whole slices along ``dim``),
+    optionally with, for each element, the index of its value (``return_inverse``) and how often each value
+    occurs (``return_counts``): a tensor, or a tuple of 2 or 3 tensors.  Mirrors ``torch.unique`` (CPU: the
+    values come sorted even with ``sorted=False``).  The result is not differentiable.
+
+    Raises:
+        TypeError: a non-tensor (PyTorch's message names ``_unique2``).
+    """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("_unique2" if dim is None else "unique_dim", input)
+    x = input.detach().cpu()._data
+    if dim is None:
+        values, inverse, counts = np.unique(x.reshape(-1), return_inverse=True, return_counts=True,
+                                            equal_nan=False)         # each nan is its own value, as in PyTorch
+        inverse = inverse.reshape(x.shape)
+    else:
+        axis = wrap_dim(dim, x.ndim)
+        values, inverse, counts = np.unique(x, return_inverse=True, return_counts=True, axis=axis)
+        inverse = inverse.reshape(-1)
+    device = input.device
+    out = wrap(values.astype(x.dtype, copy=False)).to(device)
+    extra = []
+    if return_inverse:
+        extra.append(wrap(inverse.astype(np.int64)).to(device))
+    if return_counts:
+        extra.append(wrap(counts.astype(np.int64)).to(device))
+    return (out, *extra) if extra else out

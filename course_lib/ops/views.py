@@ -37,7 +37,8 @@ from . import _dispatch as D
 __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute",
            "movedim", "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to",
            "broadcast_tensors", "broadcast_shapes", "contiguous", "clone", "narrow", "select", "unbind",
-           "cat", "concat", "concatenate", "stack", "split", "chunk", "flip", "as_strided", "repeat", "tile",
+           "cat", "concat", "concatenate", "stack", "hstack", "vstack", "split", "chunk", "flip", "as_strided",
+           "repeat", "tile",
            "compute_view_strides"]
 
 
@@ -1217,6 +1218,36 @@ def stack(tensors, *args, dim=_NOT_GIVEN, axis=_NOT_GIVEN):
                                f"[{', '.join(map(str, a.shape))}] at entry {i}")
     d = wrap_dim(dim, arrays[0].ndim + 1)
     return D.record(Stack, tuple(tensors), tuple(arrays), {"axis": d})
+
+
+
+def _stack_inputs(tensors, name):
+    if isinstance(tensors, (list, tuple)) and not tensors:
+        raise RuntimeError(f"{name} expects a non-empty TensorList")
+    _common(tensors, name)                  # PyTorch's TypeErrors for a non-list or a non-tensor element
+    return list(tensors)
+
+
+def hstack(tensors):
+    """Join tensors column-wise: along dim 0 for 1-d tensors, else along dim 1 (0-d tensors count as 1-d).
+    Mirrors ``torch.hstack``.
+
+    Raises:
+        RuntimeError: an empty list, mismatched sizes (``cat``'s messages). TypeError: non-tensors.
+    """
+    tensors = [t.reshape(1) if t.ndim == 0 else t for t in _stack_inputs(tensors, "hstack")]
+    return cat(tensors, 0 if tensors[0].ndim == 1 else 1)
+
+
+def vstack(tensors):
+    """Join tensors row-wise, along dim 0, after making 0-d and 1-d tensors rows (``(n,)`` -> ``(1, n)``).
+    Mirrors ``torch.vstack``.
+
+    Raises:
+        RuntimeError: an empty list, mismatched sizes (``cat``'s messages). TypeError: non-tensors.
+    """
+    tensors = [t.reshape(1, -1) if t.ndim < 2 else t for t in _stack_inputs(tensors, "vstack")]
+    return cat(tensors, 0)
 
 
 class Stack(Op):
