@@ -32,6 +32,7 @@ from . import (
     autograd,
     backends,
     cuda,
+    linalg,
     nn,
     optim,
     utils,

@@ -113,6 +113,27 @@ SNIPPETS = {
     "unique_label_counts": "y = torch.tensor([0, 1, 1, 2, 0])\nlabels, counts = y.unique(return_counts=True)\n"
                            "print(labels, counts, counts.float() / len(y))",
     "unique_list": "torch.unique([1, 2])",
+    # torch.linalg.norm / vector_norm / matrix_norm, F.normalize
+    "linalg_norm": "x = torch.tensor([[3., 4.], [1., 0.]], requires_grad=True)\nprint(torch.linalg.norm(x), "
+                   "torch.linalg.norm(x, 'fro'), torch.linalg.norm(x[0], 1), "
+                   "torch.linalg.norm(x, dim=0, keepdim=True), torch.linalg.norm(x, dim=1))",
+    "linalg_matrix_norms": "x = torch.tensor([[3., -4.], [1., 0.]])\nprint(torch.linalg.norm(x, 1), "
+                           "torch.linalg.norm(x, float('inf')), torch.linalg.norm(x, -1), "
+                           "torch.linalg.vector_norm(x, 1))",
+    "linalg_norm_int": "torch.linalg.norm(torch.tensor([1, 2]))",
+    "linalg_matrix_norm_1d": "torch.linalg.matrix_norm(torch.ones(3))",
+    "linalg_norm_backward": "x = torch.tensor([[3., 4.], [1., 0.]], requires_grad=True)\n"
+                            "torch.linalg.norm(x).backward()\nprint(x.grad)",
+    "normalize": "x = torch.tensor([[3., 4.], [1., 0.]], requires_grad=True)\nF = torch.nn.functional\n"
+                 "print(F.normalize(x), F.normalize(x, dim=0), F.normalize(torch.zeros(2, 2)), "
+                 "F.normalize(torch.tensor([3., 4.]), dim=0))",
+    "normalize_1d_default_dim": "torch.nn.functional.normalize(torch.tensor([3., 4.]))",
+    # DivBackward0's gradient for the divisor is PyTorch's -grad * ((a / b) / b), to the last bit
+    "div_backward_other": "x = torch.tensor([[3., 4.], [1., 0.]], requires_grad=True)\n"
+                          "torch.nn.functional.normalize(x, p=1).sum().backward()\nprint(x.grad)",
+    "div_backward_values": "x = torch.tensor([1., 2., 3.], requires_grad=True)\n(1 / x).sum().backward()\n"
+                           "print(x.grad.tolist())\nx.grad = None\n(torch.tensor(2.) / x).sum().backward()\n"
+                           "print(x.grad.tolist())",
 }
 
 

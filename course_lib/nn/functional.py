@@ -26,7 +26,8 @@ from ..ops import views as V
 from ..ops.math import relu as _relu
 
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout", "mse_loss", "l1_loss",
-           "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot"]
+           "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot",
+           "normalize"]
 
 
 # ---------------------------------------------------------------------------
@@ -250,6 +251,25 @@ def log_softmax(input, dim=None, _stacklevel=3, dtype=None):
     if dim is None:
         dim = _softmax.implicit_dim("log_softmax", input.dim(), _stacklevel)
     return input.log_softmax(dim, dtype=dtype)
+
+
+# ---------------------------------------------------------------------------
+# normalize
+# ---------------------------------------------------------------------------
+
+def normalize(input, p=2.0, dim=1, eps=1e-12, out=None):
+    """``input`` divided by its ``p``-norm along ``dim`` (at least ``eps``), so that each slice has norm 1.
+    Mirrors ``torch.nn.functional.normalize`` (``DivBackward0``).
+
+    Raises:
+        TypeError: a non-tensor. IndexError: ``dim`` out of range.
+    """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("norm", input)
+    denom = input.norm(p, dim, keepdim=True).clamp_min(eps).expand_as(input)
+    if out is not None:
+        return out.copy_(input / denom)
+    return input / denom
 
 
 # ---------------------------------------------------------------------------

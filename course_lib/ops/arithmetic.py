@@ -137,7 +137,7 @@ class Div(Elementwise):
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
         ga = grad / b if ctx.needs_input_grad[0] else None
-        gb = -grad * a / (b * b) if a is not None else None
+        gb = -grad * (a / b / b) if a is not None else None      # PyTorch: -grad * ((self / other) / other)
         return ga, gb
 
 
