@@ -575,15 +575,19 @@ def transpose(input, dim0, dim1):
     Raises:
         IndexError: a dim out of range.
     """
+    return _transpose(input, dim0, dim1, "transpose", view_op)
+
+
+def _transpose(input, dim0, dim1, name, apply):
     if not isinstance(input, Tensor):
-        raise tensor_expected("transpose", input)
+        raise tensor_expected(name, input)
     n = input._data.ndim
     args = (dim0, dim1)
-    d0 = wrap_dim(_int_arg(dim0, "transpose", _TRANSPOSE, args), n)
-    d1 = wrap_dim(_int_arg(dim1, "transpose", _TRANSPOSE, args), n)
+    d0 = wrap_dim(_int_arg(dim0, name, _TRANSPOSE, args), n)
+    d1 = wrap_dim(_int_arg(dim1, name, _TRANSPOSE, args), n)
     if n == 0:
-        return view_op(Alias, input)
-    return view_op(Transpose, input, {"d0": d0, "d1": d1})
+        return apply(Alias, input)
+    return apply(Transpose, input, {"d0": d0, "d1": d1})
 
 
 swapdims = transpose
@@ -604,12 +608,16 @@ def t(input):
     Raises:
         RuntimeError: for tensors with more than 2 dimensions.
     """
+    return _t(input, "t", view_op)
+
+
+def _t(input, name, apply):
     if not isinstance(input, Tensor):
-        raise tensor_expected("t", input)
+        raise tensor_expected(name, input)
     n = input._data.ndim
     if n > 2:
-        raise RuntimeError(f"t() expects a tensor with <= 2 dimensions, but self is {n}D")
-    return view_op(T, input)
+        raise RuntimeError(f"{name}() expects a tensor with <= 2 dimensions, but self is {n}D")
+    return apply(T, input)
 
 
 def permute(input, *dims, **kwargs):
@@ -675,36 +683,40 @@ def squeeze_method(input, *dim, **kwargs):
         IndexError: a dim out of range. RuntimeError: a dim given twice.
         TypeError: dims that are not ints.
     """
+    return _squeeze(input, dim, kwargs, "squeeze", view_op)
+
+
+def _squeeze(input, dim, kwargs, name, apply):
     if not isinstance(input, Tensor):
-        raise tensor_expected("squeeze", input)
+        raise tensor_expected(name, input)
     x = input._data
     if "axis" in kwargs and "dim" not in kwargs and not dim:     # NumPy's name, as PyTorch accepts it
         if kwargs["axis"] is None:
-            raise invalid_arguments("squeeze", _SQUEEZE, (), kwargs)
+            raise invalid_arguments(name, _SQUEEZE, (), kwargs)
         kwargs["dim"] = kwargs.pop("axis")
     if "dim" in kwargs:
         if kwargs["dim"] is None and not dim:              # x.squeeze(dim=None): PyTorch's TypeError
-            raise invalid_arguments("squeeze", _SQUEEZE, (), kwargs)
+            raise invalid_arguments(name, _SQUEEZE, (), kwargs)
         dim = (kwargs.pop("dim"),)
     if kwargs:
-        raise TypeError(f"squeeze() got an unexpected keyword argument '{next(iter(kwargs))}'")
+        raise TypeError(f"{name}() got an unexpected keyword argument '{next(iter(kwargs))}'")
     if not dim:
-        return view_op(Squeeze, input)
+        return apply(Squeeze, input)
     if dim == (None,):                                     # x.squeeze(None): not "all dims" in PyTorch
-        raise invalid_arguments("squeeze", _SQUEEZE, dim, {})
+        raise invalid_arguments(name, _SQUEEZE, dim, {})
     if len(dim) > 1 or isinstance(dim[0], (tuple, list)):
         axes = []
-        for d in _int_list(dim, "squeeze", "dim", _SQUEEZE):
+        for d in _int_list(dim, name, "dim", _SQUEEZE):
             a = wrap_dim(d, x.ndim)
             if a in axes:
                 raise RuntimeError(f"dim {a} appears multiple times in the list of dims")
             axes.append(a)
         axes = tuple(a for a in axes if x.ndim and x.shape[a] == 1)
-        return view_op(SqueezeDims, input, {"axes": axes})
-    dim = _int_arg(dim[0], "squeeze", _SQUEEZE, dim)
+        return apply(SqueezeDims, input, {"axes": axes})
+    dim = _int_arg(dim[0], name, _SQUEEZE, dim)
     a = wrap_dim(dim, x.ndim)
     axes = (a,) if x.ndim and x.shape[a] == 1 else ()
-    return view_op(SqueezeDim, input, {"axes": axes})
+    return apply(SqueezeDim, input, {"axes": axes})
 
 
 def unsqueeze(input, dim=_NOT_GIVEN, *, axis=_NOT_GIVEN):
@@ -717,13 +729,17 @@ def unsqueeze(input, dim=_NOT_GIVEN, *, axis=_NOT_GIVEN):
     """
     if axis is not _NOT_GIVEN:
         dim = _axis_for_dim("unsqueeze", dim, _NOT_GIVEN, axis)
+    return _unsqueeze(input, dim, "unsqueeze", view_op)
+
+
+def _unsqueeze(input, dim, name, apply):
     if dim is _NOT_GIVEN:
-        raise TypeError('unsqueeze() missing 1 required positional arguments: "dim"')
+        raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
     if not isinstance(input, Tensor):
-        raise tensor_expected("unsqueeze", input)
+        raise tensor_expected(name, input)
     n = input._data.ndim + 1
-    axis = wrap_dim(_int_arg(dim, "unsqueeze", _UNSQUEEZE, (dim,)), n)
-    return view_op(Unsqueeze, input, {"axis": axis})
+    axis = wrap_dim(_int_arg(dim, name, _UNSQUEEZE, (dim,)), n)
+    return apply(Unsqueeze, input, {"axis": axis})
 
 
 class Repeat(Op):
@@ -1320,3 +1336,106 @@ def as_strided(input, size, stride, storage_offset=None):
     geometry = D.view_positions(input, D.make_view(input, array))
     return view_op(AsStrided, input, {"geometry": geometry, "array": array})
 
+
+
+# ---------------------------------------------------------------------------
+# In-place shape changes: t_, transpose_, squeeze_, unsqueeze_
+# ---------------------------------------------------------------------------
+# The tensor keeps its memory and gets new sizes and strides.  PyTorch counts this as an in-place
+# operation: the version counter is bumped (a saved copy of the tensor is then stale), a leaf that
+# requires grad refuses it, and the new history is the *Backward1 (or 3, 4, 5) node of the view.
+
+class TInplace(T):
+    node_name = "TBackward1"
+
+
+class TransposeInplace(Transpose):
+    node_name = "TransposeBackward1"
+
+    def forward(ctx, a, d0=0, d1=0):
+        ctx.dims = (d0, d1)
+        return a.swapaxes(d0, d1) if a.ndim else a.view()
+
+
+class SqueezeInplace(Squeeze):
+    node_name = "SqueezeBackward3"
+
+
+class SqueezeDimInplace(Squeeze):
+    node_name = "SqueezeBackward4"
+
+
+class SqueezeDimsInplace(Squeeze):
+    node_name = "SqueezeBackward5"
+
+
+class UnsqueezeInplace(Unsqueeze):
+    node_name = "UnsqueezeBackward1"
+
+
+_INPLACE_OF = {T: TInplace, Transpose: TransposeInplace, Alias: TransposeInplace, Squeeze: SqueezeInplace,
+               SqueezeDim: SqueezeDimInplace, SqueezeDims: SqueezeDimsInplace, Unsqueeze: UnsqueezeInplace}
+
+
+def _inplace_view(op, t, params=None):
+    """Give ``t`` the sizes and strides of ``op``'s view of it, in place, as PyTorch's metadata ops do.
+
+    Raises:
+        RuntimeError: ``t`` is a leaf that requires grad (or a view of one) and grad mode is on.
+    """
+    op = _INPLACE_OF[op]
+    rec = D.recording(t)
+    D.check_inplace(t, rec, overlap=False)
+    if rec:
+        new = view_op(op, t, params)
+        array, node = new._data, new._grad_fn
+    else:
+        x = _viewable(t._data)
+        array = op.forward(NO_CONTEXT, x, **params) if params else op.forward(NO_CONTEXT, x)
+    fresh_view = t._base is not None and t._view_version == t._version_ref[0]
+    if t._storage is None:
+        t._storage = t._data
+    t._data = array
+    t._bump()
+    if rec:
+        D.mark_output(t, node)
+    if fresh_view:
+        t._view_version = t._version_ref[0]
+    return t
+
+
+def t_(self):
+    """``x.t_()``: transpose a matrix in place (new strides, same memory). Mirrors ``Tensor.t_``.
+
+    Raises:
+        RuntimeError: more than 2 dims; a leaf that requires grad (PyTorch's messages).
+    """
+    return _t(self, "t_", _inplace_view)
+
+
+def transpose_(self, dim0, dim1):
+    """``x.transpose_(dim0, dim1)``: swap two dims in place. Mirrors ``Tensor.transpose_``.
+
+    Raises:
+        IndexError: a dim out of range. RuntimeError: a leaf that requires grad.
+    """
+    return _transpose(self, dim0, dim1, "transpose_", _inplace_view)
+
+
+def squeeze_(self, *dim, **kwargs):
+    """``x.squeeze_()``, ``x.squeeze_(dim)``, ``x.squeeze_((d0, d1))``: drop size-1 dims in place.
+    Mirrors ``Tensor.squeeze_``.
+
+    Raises:
+        IndexError: a dim out of range. RuntimeError: a leaf that requires grad.
+    """
+    return _squeeze(self, dim, kwargs, "squeeze_", _inplace_view)
+
+
+def unsqueeze_(self, dim=_NOT_GIVEN):
+    """``x.unsqueeze_(dim)``: insert a size-1 dim in place. Mirrors ``Tensor.unsqueeze_``.
+
+    Raises:
+        IndexError: ``dim`` outside ``[-ndim-1, ndim]``. RuntimeError: a leaf that requires grad.
+    """
+    return _unsqueeze(self, dim, "unsqueeze_", _inplace_view)
