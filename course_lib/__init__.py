@@ -171,7 +171,7 @@ from .ops.arithmetic import (
     subtract,
     true_divide,
 )
-from .ops.indexing import gather, index_select, masked_fill, masked_select, nonzero
+from .ops.indexing import gather, index_select, masked_fill, masked_select, nonzero, take
 from .ops.linalg import bmm, dot, inner, matmul, mm, mv, outer
 from .ops.math import (
     abs,
@@ -214,6 +214,7 @@ from .ops.reduction import (
     argmax,
     argmin,
     count_nonzero,
+    cumprod,
     cumsum,
     logsumexp,
     max,
@@ -224,6 +225,7 @@ from .ops.reduction import (
     return_types,
     std,
     sum,
+    trace,
     var,
 )
 from .ops.softmax import log_softmax, softmax
@@ -239,12 +241,18 @@ from .ops.views import (
     concat,
     concatenate,
     contiguous_format,
+    diag,
+    diagonal,
     flatten,
     flip,
+    fliplr,
+    flipud,
     hstack,
     movedim,
     narrow,
     preserve_format,
+    repeat_interleave,
+    roll,
     select,
     split,
     squeeze,
@@ -252,6 +260,7 @@ from .ops.views import (
     swapaxes,
     swapdims,
     t,
+    tensor_split,
     transpose,
     unbind,
     unflatten,

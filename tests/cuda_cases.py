@@ -71,6 +71,14 @@ def cases(torch):
         "topk": lambda a, b: a.topk(2, dim=1).values * b[:, :2], "repeat": lambda a, b: a.repeat(2, 1) * 3,
         "tile": lambda a, b: torch.tile(a, (1, 2)) * 2, "tril": lambda a, b: a.tril(-1) + b.triu(1),
         "unbind_iter": lambda a, b: sum(r * r for r in a), "rremainder": lambda a, b: 2 % (a.detach().abs() + 1),
+        "t_": lambda a, b: (a * b).t_() * 2, "unsqueeze_": lambda a, b: (a * 1).unsqueeze_(0).squeeze_(0) * b,
+        "repeat_interleave": lambda a, b: a.repeat_interleave(2, dim=1) * 2,
+        "repeat_interleave_tensor": lambda a, b: a.repeat_interleave(_index(torch, a, [1, 0, 2]), dim=0),
+        "tensor_split": lambda a, b: a.tensor_split(3, dim=1)[0] * 2, "fliplr": lambda a, b: torch.fliplr(a) * b,
+        "take": lambda a, b: a.take(_index(torch, a, [[0, 5], [11, 5]])),
+        "roll": lambda a, b: a.roll((1, -1), (0, 1)) * b,
+        "diagonal": lambda a, b: a.diagonal(1) * 2, "diag": lambda a, b: torch.diag(a, -1) + torch.diag(b[0]).sum(),
+        "trace": lambda a, b: a.trace() * b, "cumprod": lambda a, b: a.cumprod(1),
     }
 
 

@@ -23,7 +23,7 @@ from ..autograd.function import Op
 from . import _dispatch as D
 from . import views as V
 
-__all__ = ["getitem", "setitem", "index_select", "masked_fill", "masked_select", "gather", "nonzero"]
+__all__ = ["getitem", "setitem", "index_select", "masked_fill", "masked_select", "gather", "nonzero", "take"]
 
 NON_TUPLE_WARNING = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; "
@@ -849,3 +849,39 @@ def nonzero(input, *, as_tuple=False):
         return tuple(D.wrap(i.astype(np.int64)) for i in idx)
     return D.wrap(xp.stack(idx, axis=1).astype(np.int64))
 
+
+
+class Take(Op):
+    node_name = "TakeBackward0"
+    saved_names = ("index", "self")
+
+    def forward(ctx, a, index):
+        ctx.save_for_backward(index, a)
+        ctx.shape = a.shape
+        return a.reshape(-1)[index]
+
+    def backward(ctx, grad):
+        index, _ = ctx.saved_tensors
+        xp = backend_of(grad)
+        out = xp.zeros(max(1, int(np.prod(ctx.shape))), dtype=grad.dtype)
+        xp.add.at(out, index, grad)          # repeated indices add up
+        return (out.reshape(ctx.shape),)
+
+
+def take(input, index):
+    """The elements of the flattened ``input`` at ``index`` (an int64 tensor of any shape, negative
+    indices count from the end); the result has ``index``'s shape. Mirrors ``torch.take``.
+
+    Raises:
+        RuntimeError: a non-int64 index. IndexError: an index out of range (PyTorch's messages).
+    """
+    idx = index._data
+    if idx.dtype != np.int64:
+        raise RuntimeError(f"take(): Expected a long tensor for index, but got "
+                           f"{_dtype._BY_NUMPY[idx.dtype]._short_name}")
+    n = input._data.size
+    bad = idx[(idx >= n) | (idx < -n)]
+    if bad.size:
+        raise IndexError(f"out of range: tried to access index {int(bad.reshape(-1)[0])} on a tensor of {n} "
+                         "elements.")
+    return D.record(Take, (input,), (input._data,), {"index": idx % max(n, 1)})

@@ -18,7 +18,7 @@ from ..autograd.function import Op
 from . import _dispatch as D
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var",
-           "all", "any", "norm", "cumsum", "logsumexp", "count_nonzero", "return_types"]
+           "all", "any", "norm", "cumsum", "cumprod", "trace", "logsumexp", "count_nonzero", "return_types"]
 
 _builtin_sum, _builtin_max, _builtin_all, _builtin_any = sum, max, all, any
 
@@ -986,3 +986,77 @@ def logsumexp(input, dim=_NOT_GIVEN, keepdim=False, *, axis=_NOT_GIVEN, keepdims
     if x.dtype.kind != "f":
         x = x.astype(_dtype.get_default_dtype().numpy_dtype)
     return D.record(LogSumExp, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})
+
+
+class CumProd(Op):
+    node_name = "CumprodBackward0"
+    saved_names = ("self", "result")
+
+    def forward(ctx, a, axis):
+        out = a.copy() if a.ndim == 0 else _xp(a).cumprod(a, axis=axis)
+        ctx.save_for_backward(a, out)
+        ctx.axis = axis
+        return out
+
+    def backward(ctx, grad):
+        a, out = ctx.saved_tensors
+        if grad.ndim == 0:
+            return (grad,)
+        xp = _xp(grad)
+        axis = ctx.axis
+        if not (a == 0).any():        # d out_j / d a_k = out_j / a_k for j >= k: a reversed running sum
+            g = xp.flip(xp.cumsum(xp.flip(grad * out, axis=axis), axis=axis), axis=axis)
+            return (g / a,)
+        # with zeros: for each k, the running product with a_k replaced by 1
+        a_, g_ = xp.moveaxis(a, axis, -1), xp.moveaxis(grad, axis, -1)
+        result = xp.zeros_like(a_)
+        for k in range(a_.shape[-1]):
+            b = a_.copy()
+            b[..., k] = 1
+            result[..., k] = (g_[..., k:] * xp.cumprod(b, axis=-1)[..., k:]).sum(-1)
+        return (xp.moveaxis(result, -1, axis),)
+
+
+def cumprod(input, dim=_NOT_GIVEN, *, dtype=None):
+    """Running products along ``dim``. Integer and bool tensors give int64 (unless ``dtype`` is given).
+    Mirrors ``torch.cumprod``.
+
+    Raises:
+        TypeError: no ``dim``. IndexError: ``dim`` out of range.
+    """
+    if dim is _NOT_GIVEN:
+        raise _missing_dim("cumprod")
+    x = input._data
+    rdt = _sum_dtype(x, dtype, "cumprod")
+    if x.dtype != rdt:
+        x = x.astype(rdt)
+    return D.record(CumProd, (input,), (x,), {"axis": wrap_dim(dim, x.ndim)})
+
+
+class Trace(Op):
+    node_name = "TraceBackward0"
+
+    def forward(ctx, a):
+        ctx.shape = a.shape
+        n = builtins.min(a.shape)
+        return _xp(a).asarray(a[_xp(a).arange(n), _xp(a).arange(n)].sum(dtype=a.dtype))
+
+    def backward(ctx, grad):
+        xp = _xp(grad)
+        return (xp.eye(*ctx.shape, dtype=grad.dtype) * grad,)
+
+
+def trace(input):
+    """The sum of a matrix's main diagonal; integer inputs give int64. Mirrors ``torch.trace``.
+
+    Raises:
+        RuntimeError: an input that is not a matrix. NotImplementedError: a bool matrix.
+    """
+    x = input._data
+    if x.ndim != 2:
+        raise RuntimeError(f"trace: expected a matrix, but got tensor with dim {x.ndim}")
+    if x.dtype.kind == "b":
+        raise NotImplementedError("\"trace\" not implemented for 'Bool'")
+    if x.dtype.kind in "iu":
+        x = x.astype(np.int64)
+    return D.record(Trace, (input,), (x,))

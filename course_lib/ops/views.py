@@ -30,7 +30,7 @@ from .._arguments import (
 )
 from .._device import backend_of
 from .._strides import contiguous_strides, element_strides, empty_preserving, strided
-from .._tensor import Tensor, wrap_dim
+from .._tensor import Tensor, wrap, wrap_dim
 from ..autograd.function import NO_CONTEXT, Op, short_name
 from . import _dispatch as D
 
@@ -38,7 +38,8 @@ __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", 
            "movedim", "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to",
            "broadcast_tensors", "broadcast_shapes", "contiguous", "clone", "narrow", "select", "unbind",
            "cat", "concat", "concatenate", "stack", "hstack", "vstack", "split", "chunk", "flip", "as_strided",
-           "repeat", "tile",
+           "repeat", "tile", "t_", "transpose_", "squeeze_", "unsqueeze_", "repeat_interleave", "tensor_split",
+           "fliplr", "flipud", "roll", "diagonal", "diag",
            "compute_view_strides"]
 
 
@@ -1439,3 +1440,242 @@ def unsqueeze_(self, dim=_NOT_GIVEN):
         IndexError: ``dim`` outside ``[-ndim-1, ndim]``. RuntimeError: a leaf that requires grad.
     """
     return _unsqueeze(self, dim, "unsqueeze_", _inplace_view)
+
+
+# ---------------------------------------------------------------------------
+# repeat_interleave, tensor_split, fliplr/flipud, roll, diagonal/diag
+# ---------------------------------------------------------------------------
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Repeat each element (or each slice along ``dim``) ``repeats`` times, next to each other:
+    ``[1, 2]`` with 2 gives ``[1, 1, 2, 2]`` (``repeat`` would give ``[1, 2, 1, 2]``). Mirrors
+    ``torch.repeat_interleave``.
+
+    ``repeats`` is an int (the graph is PyTorch's: unsqueeze, expand, clone, view) or an integer tensor
+    of one count per slice (an ``index_select``).  Without ``dim`` the input is flattened first.
+    ``torch.repeat_interleave(counts)`` alone gives ``arange(len(counts))`` repeated by ``counts``.
+    ``output_size`` is accepted and not needed.
+
+    Raises:
+        RuntimeError: negative repeats, a repeats tensor of more than 1 dim or of the wrong length,
+            a float repeats tensor (PyTorch's messages). IndexError: ``dim`` out of range.
+    """
+    if repeats is None:                                     # torch.repeat_interleave(counts)
+        counts = input._data
+        if counts.ndim != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        return _repeats_index(input, counts.shape[0])
+    if dim is None:
+        input, dim = flatten(input), 0
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    if not isinstance(repeats, Tensor):
+        if repeats < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        if x.ndim == 0:
+            input, x = unsqueeze(input, 0), x.reshape(1)
+        big = list(x.shape)
+        big.insert(d + 1, repeats)
+        out_shape = list(x.shape)
+        out_shape[d] *= repeats
+        return view(clone(_expand(unsqueeze(input, d + 1), tuple(big)), memory_format=contiguous_format), out_shape)
+    r = repeats._data
+    if r.ndim > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    size = x.shape[d] if x.ndim else 1
+    if r.ndim == 0 or r.shape[0] == 1:
+        repeats = repeats.reshape(1).expand(size)
+    elif r.shape[0] != size:
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                           f"{r.shape[0]} and input.size(0) = {size}")
+    from .indexing import index_select
+    return index_select(input, d, _repeats_index(repeats, size))
+
+
+def _repeats_index(counts, n):
+    """``arange(n)`` with element i repeated ``counts[i]`` times, as an int64 tensor."""
+    c = counts._data
+    if c.dtype.kind not in "iu":
+        name = _dtype._BY_NUMPY[c.dtype]._short_name
+        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{name}'")
+    if (c < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    xp = backend_of(c)
+    return wrap(xp.repeat(xp.arange(n, dtype=np.int64), c))
+
+
+def tensor_split(input, indices_or_sections, dim=0):
+    """Split into views along ``dim``: into ``n`` nearly equal parts (the first ones one longer), or at
+    the given indices (a list or an int64 tensor). Mirrors ``torch.tensor_split`` (unlike ``split``,
+    ``n`` counts parts, not their size).
+
+    Raises:
+        RuntimeError: a 0-d input, ``n`` < 1, a non-int64 or 2-d tensor of indices (PyTorch's messages).
+        IndexError: ``dim`` out of range.
+    """
+    x = input._data
+    if x.ndim == 0:
+        raise RuntimeError("tensor_split expected at least a 1-dimensional tensor, but got a tensor with 0 dims")
+    d = wrap_dim(dim, x.ndim)
+    size = x.shape[d]
+    if isinstance(indices_or_sections, Tensor):
+        t = indices_or_sections._data
+        if t.dtype != np.int64:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to have dtype of long, but got "
+                               f"{_dtype._BY_NUMPY[t.dtype]._short_name}")
+        if t.ndim > 1:
+            raise RuntimeError("tensor_split expected tensor_indices_or_sections to be a zero-dimensional or "
+                               f"one-dimensional tensor, but got a tensor with {t.ndim} dims")
+        indices_or_sections = int(t) if t.ndim == 0 else [int(i) for i in t.tolist()]
+    if _is_int(indices_or_sections):
+        n = int(indices_or_sections)
+        if n <= 0:
+            raise RuntimeError(f"number of sections must be larger than 0, got {n}")
+        q, extra = divmod(size, n)
+        bounds = [k * q + min(k, extra) for k in range(n + 1)]
+    else:
+        bounds = [0] + [min(max(i + size if i < 0 else i, 0), size) for i in indices_or_sections] + [size]
+    return tuple(view_op(Slice, input, {"axis": d, "start": a, "stop": max(a, b), "step": 1})
+                 for a, b in zip(bounds, bounds[1:]))
+
+
+def fliplr(input):
+    """Reverse the columns (dim 1); a copy. Mirrors ``torch.fliplr``.
+
+    Raises:
+        RuntimeError: fewer than 2 dims.
+    """
+    if input._data.ndim < 2:
+        raise RuntimeError("Input must be >= 2-d.")
+    return D.record(Flip, (input,), (input._data,), {"axes": (1,)})
+
+
+def flipud(input):
+    """Reverse the rows (dim 0); a copy. Mirrors ``torch.flipud``.
+
+    Raises:
+        RuntimeError: a 0-d input.
+    """
+    if input._data.ndim < 1:
+        raise RuntimeError("Input must be >= 1-d.")
+    return D.record(Flip, (input,), (input._data,), {"axes": (0,)})
+
+
+class Roll(Op):
+    node_name = "RollBackward0"
+
+    def forward(ctx, a, shifts, axes):
+        ctx.shifts, ctx.axes = shifts, axes
+        xp = backend_of(a)
+        if axes is None:
+            return xp.roll(a.reshape(-1), shifts[0]).reshape(a.shape)
+        return xp.roll(a, shifts, axis=axes)
+
+    def backward(ctx, grad):
+        return (Roll.forward(NO_CONTEXT, grad, tuple(-s for s in ctx.shifts), ctx.axes),)
+
+
+def roll(input, shifts, dims=None):
+    """Shift the elements along ``dims`` by ``shifts`` (ints or tuples), wrapping around; without
+    ``dims`` the flattened tensor is rolled. A copy. Mirrors ``torch.roll``.
+
+    Raises:
+        RuntimeError: shifts and dims of different lengths, or no shifts. IndexError: a dim out of range.
+    """
+    shifts = (shifts,) if _is_int(shifts) else tuple(shifts)
+    if not shifts:
+        raise RuntimeError("`shifts` required")
+    x = input._data
+    if dims is None:
+        if len(shifts) != 1:
+            raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:0")
+        return D.record(Roll, (input,), (x,), {"shifts": shifts, "axes": None})
+    dims = (dims,) if _is_int(dims) else tuple(dims)
+    if len(shifts) != len(dims):
+        raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    axes = tuple(wrap_dim(d, x.ndim) for d in dims)
+    return D.record(Roll, (input,), (x,), {"shifts": shifts, "axes": axes})
+
+
+def _diagonal_geometry(x, offset, d1, d2):
+    """The array whose first element is the diagonal's first, and the diagonal's shape and strides."""
+    n1, n2 = x.shape[d1], x.shape[d2]
+    length = max(0, min(n1, n2 - offset) if offset >= 0 else min(n1 + offset, n2))
+    if length:
+        key = [slice(None)] * x.ndim
+        key[d2 if offset >= 0 else d1] = slice(abs(offset), None)
+        x = x[tuple(key)]
+    strides = element_strides(x)
+    keep = [k for k in range(x.ndim) if k not in (d1, d2)]
+    return (x, tuple(x.shape[k] for k in keep) + (length,),
+            tuple(strides[k] for k in keep) + (strides[d1] + strides[d2],))
+
+
+def _embed_diagonal(grad, shape, offset, d1, d2):
+    """Zeros of ``shape`` with ``grad`` written on the diagonal (the backward of ``diagonal``)."""
+    out = backend_of(grad).zeros(shape, dtype=grad.dtype)
+    base, dshape, dstrides = _diagonal_geometry(out, offset, d1, d2)
+    strided(base, dshape, dstrides)[...] = grad
+    return out
+
+
+class Diagonal(Op):
+    node_name = "DiagonalBackward0"
+
+    def forward(ctx, a, offset, d1, d2):
+        ctx.shape, ctx.params = a.shape, (offset, d1, d2)
+        return strided(*_diagonal_geometry(a, offset, d1, d2))
+
+    def backward(ctx, grad):
+        return (_embed_diagonal(grad, ctx.shape, *ctx.params),)
+
+
+class DiagonalCopy(Diagonal):
+    """``torch.diag`` of a matrix: the diagonal as a new tensor."""
+
+    node_name = "DiagonalBackward0_copy"
+
+    def forward(ctx, a, offset, d1, d2):
+        return Diagonal.forward(ctx, a, offset, d1, d2).copy()
+
+
+class DiagEmbed(Op):
+    """``torch.diag`` of a vector: a matrix with the vector on its ``offset``-th diagonal."""
+
+    node_name = "DiagEmbedBackward0"
+
+    def forward(ctx, a, offset):
+        ctx.offset = offset
+        n = a.shape[0] + abs(offset)
+        return _embed_diagonal(a, (n, n), offset, 0, 1)
+
+    def backward(ctx, grad):
+        return (strided(*_diagonal_geometry(grad, ctx.offset, 0, 1)).copy(),)
+
+
+def diagonal(input, offset=0, dim1=0, dim2=1):
+    """The ``offset``-th diagonal of the matrices spanned by ``dim1`` and ``dim2``, as a view (that
+    dimension goes last). Mirrors ``torch.diagonal``.
+
+    Raises:
+        RuntimeError: ``dim1`` and ``dim2`` name the same dimension. IndexError: a dim out of range.
+    """
+    x = input._data
+    d1, d2 = wrap_dim(dim1, x.ndim), wrap_dim(dim2, x.ndim)
+    if d1 == d2:
+        raise RuntimeError(f"diagonal dimensions cannot be identical {dim1}, {dim2}")
+    return view_op(Diagonal, input, {"offset": offset, "d1": d1, "d2": d2})
+
+
+def diag(input, diagonal=0):
+    """A vector's diagonal matrix, or a matrix's ``diagonal``-th diagonal (a copy). Mirrors ``torch.diag``.
+
+    Raises:
+        RuntimeError: an input that is not 1-D or 2-D.
+    """
+    x = input._data
+    if x.ndim == 1:
+        return D.record(DiagEmbed, (input,), (x,), {"offset": diagonal})
+    if x.ndim != 2:
+        raise RuntimeError(f"diag(): Supports 1D or 2D tensors. Got {x.ndim}D")
+    return D.record(DiagonalCopy, (input,), (x,), {"offset": diagonal, "d1": 0, "d2": 1})
