@@ -171,7 +171,18 @@ from .ops.arithmetic import (
     subtract,
     true_divide,
 )
-from .ops.indexing import gather, index_select, masked_fill, masked_select, nonzero, take
+from .ops.indexing import (
+    gather,
+    index_add,
+    index_fill,
+    index_select,
+    masked_fill,
+    masked_select,
+    nonzero,
+    scatter,
+    scatter_add,
+    take,
+)
 from .ops.linalg import bmm, dot, inner, matmul, mm, mv, outer
 from .ops.math import (
     abs,

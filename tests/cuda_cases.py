@@ -79,6 +79,10 @@ def cases(torch):
         "roll": lambda a, b: a.roll((1, -1), (0, 1)) * b,
         "diagonal": lambda a, b: a.diagonal(1) * 2, "diag": lambda a, b: torch.diag(a, -1) + torch.diag(b[0]).sum(),
         "trace": lambda a, b: a.trace() * b, "cumprod": lambda a, b: a.cumprod(1),
+        "scatter": lambda a, b: a.scatter(1, _index(torch, a, [[3, 0], [1, 1], [2, 0]]), b),
+        "scatter_add_": lambda a, b: (a * 1).scatter_add_(0, _index(torch, a, [[2, 0, 2, 1]]), b),
+        "index_add": lambda a, b: a.index_add(0, _index(torch, a, [2, 2, 0]), b, alpha=2),
+        "index_fill_": lambda a, b: (a * b).index_fill_(1, _index(torch, a, [3, 0]), 0.5),
     }
 
 

@@ -19,11 +19,12 @@ from .._broadcast import broadcast_shape
 from .._device import backend_of, to_numpy
 from .._strides import broadcast_strides, check_no_partial_overlap, element_strides, empty_strided, iterator_strides
 from .._tensor import Tensor, wrap_dim
-from ..autograd.function import Op
+from ..autograd.function import NO_CONTEXT, Op
 from . import _dispatch as D
 from . import views as V
 
-__all__ = ["getitem", "setitem", "index_select", "masked_fill", "masked_select", "gather", "nonzero", "take"]
+__all__ = ["getitem", "setitem", "index_select", "masked_fill", "masked_select", "gather", "nonzero", "take",
+           "scatter", "scatter_", "scatter_add", "scatter_add_", "index_add", "index_add_", "index_fill", "index_fill_"]
 
 NON_TUPLE_WARNING = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; "
@@ -885,3 +886,362 @@ def take(input, index):
         raise IndexError(f"out of range: tried to access index {int(bad.reshape(-1)[0])} on a tensor of {n} "
                          "elements.")
     return D.record(Take, (input,), (input._data,), {"index": idx % max(n, 1)})
+
+
+# ---------------------------------------------------------------------------
+# scatter, scatter_add, index_add, index_fill (and their in-place forms)
+# ---------------------------------------------------------------------------
+
+def _scatter_key(index, axis):
+    """The fancy index that sends element ``[i][j][k]`` of ``index`` to ``[i][index[i][j][k]][k]`` (dim 1)."""
+    xp = backend_of(index)
+    key = [xp.arange(n).reshape([-1 if k == i else 1 for k in range(index.ndim)]) for i, n in enumerate(index.shape)]
+    key[axis] = index
+    return tuple(key)
+
+
+def _corner(src, shape):
+    """The part of ``src`` that an index of ``shape`` reads (index may be smaller than src)."""
+    return src[tuple(slice(0, n) for n in shape)] if src.shape != shape else src
+
+
+class Scatter(Op):
+    node_name = "ScatterBackward0"
+    saved_names = ("index",)
+
+    def forward(ctx, a, src, index, axis):
+        ctx.save_for_backward(index)
+        ctx.axis, ctx.src_shape = axis, src.shape
+        out = a.copy()
+        if index.ndim:
+            out[_scatter_key(index, axis)] = _corner(src, index.shape)
+        else:
+            out[...] = src
+        return out
+
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        key = _scatter_key(index, ctx.axis)
+        g_self = grad.copy()
+        g_self[key] = 0
+        return g_self, _zero_pad(grad[key], ctx.src_shape) if ctx.needs_input_grad[1] else None
+
+
+def _zero_pad(g, shape):
+    """``g`` (of the index's shape) inside zeros of ``shape`` (src may be larger than the index)."""
+    if g.shape == tuple(shape):
+        return g
+    out = backend_of(g).zeros(shape, dtype=g.dtype)
+    out[tuple(slice(0, n) for n in g.shape)] = g
+    return out
+
+
+class ScatterValue(Op):
+    node_name = "ScatterBackward1"
+    saved_names = ("index",)
+
+    def forward(ctx, a, index, axis, value):
+        ctx.save_for_backward(index)
+        ctx.axis = axis
+        out = a.copy()
+        out[_scatter_key(index, axis) if index.ndim else ...] = value
+        return out
+
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        g = grad.copy()
+        g[_scatter_key(index, ctx.axis) if index.ndim else ...] = 0
+        return (g,)
+
+
+class ScatterAdd(Op):
+    node_name = "ScatterAddBackward0"
+    saved_names = ("index",)
+
+    def forward(ctx, a, src, index, axis):
+        ctx.save_for_backward(index)
+        ctx.axis, ctx.src_shape = axis, src.shape
+        out = a.copy()
+        if index.ndim:
+            backend_of(a).add.at(out, _scatter_key(index, axis), _corner(src, index.shape))
+        else:
+            out += src
+        return out
+
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        g_src = _zero_pad(grad[_scatter_key(index, ctx.axis)], ctx.src_shape) if ctx.needs_input_grad[1] else None
+        return grad, g_src
+
+
+def _scatter_checks(name, x, axis, index, src):
+    """PyTorch's checks of scatter's index (and src) against self."""
+    idx = index._data
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError("scatter(): Expected dtype int32/int64 for index")
+    if src is not None and src._data.dtype != x.dtype:
+        raise RuntimeError("scatter(): Expected self.dtype to be equal to src.dtype")
+    if idx.ndim != x.ndim and idx.size:
+        raise RuntimeError("Index tensor must have the same number of dimensions as self tensor")
+    if src is not None and idx.ndim != src._data.ndim and idx.size:
+        raise RuntimeError("Index tensor must have the same number of dimensions as src tensor")
+    if idx.ndim and any(n > x.shape[k] for k, n in enumerate(idx.shape) if k != axis) or \
+            src is not None and idx.ndim and any(n > m for n, m in zip(idx.shape, src._data.shape)):
+        shown = ", ".join(map(str, idx.shape))
+        text = (f"Expected index [{shown}] to be no larger than self [{', '.join(map(str, x.shape))}] apart from "
+                f"dimension {axis}")
+        if src is not None:
+            text += f" and to be no larger size than src [{', '.join(map(str, src._data.shape))}]"
+        raise RuntimeError(text)
+    size = x.shape[axis] if x.ndim else 1
+    bad = idx[(idx >= size) | (idx < 0)]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad.reshape(-1)[0])} is out of bounds for dimension {axis} with size {size}")
+    return idx.astype(np.int64, copy=False)
+
+
+_SCATTER = (Signature("(int dim, Tensor index, Tensor src)"),
+            Signature("(int dim, Tensor index, Tensor src, *, str reduce)"),
+            Signature("(int dim, Tensor index, Number value)"),
+            Signature("(int dim, Tensor index, Number value, *, str reduce)"))
+
+
+def _scatter(name, input, dim, index, src, value, reduce, in_place):
+    if src is None and value is None or not isinstance(index, Tensor):
+        raise invalid_arguments(name, _SCATTER, _given(dim, index), {})
+    if isinstance(src, Tensor):
+        value = None
+    elif src is not None:
+        src, value = None, src
+    x = input._data
+    axis = wrap_dim(dim, x.ndim)
+    idx = _scatter_checks(name, x, axis, index, src)
+    if reduce is not None:
+        return _scatter_reduce(name, input, axis, idx, src, value, reduce, in_place)
+    if src is not None:
+        y = src._data
+        return _apply(Scatter, in_place, input, (input, src), (x, y), {"index": idx, "axis": axis})
+    value = D.make_scalar(value, x.dtype)
+    return _apply(ScatterValue, in_place, input, (input,), (x,), {"index": idx, "axis": axis, "value": value})
+
+
+_REDUCE_WARNED = []
+
+
+def _scatter_reduce(name, input, axis, idx, src, value, reduce, in_place):
+    """``reduce='add'`` or ``'multiply'``: values only (PyTorch's node for it is NotImplemented).
+
+    With a tensor ``src``, PyTorch's deprecation warning, once per process (its TORCH_WARN_ONCE).
+    """
+    if src is not None and not _REDUCE_WARNED:
+        _REDUCE_WARNED.append(True)
+        warnings.warn("The reduce argument of torch.scatter with Tensor src is deprecated and will be removed in a "
+                      "future PyTorch release. Use torch.scatter_reduce instead for more reduction options. "
+                      "(Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorAdvancedIndexing"
+                      ".cpp:225.)", UserWarning, stacklevel=4)
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError("reduce argument must be either add or multiply.")
+    x = input._data
+    out = x.copy()
+    vals = _corner(src._data, idx.shape) if src is not None else D.make_scalar(value, x.dtype)
+    ufunc = backend_of(x).add if reduce == "add" else backend_of(x).multiply
+    ufunc.at(out, _scatter_key(idx, axis), vals)
+    if in_place:
+        x[...] = out
+        input._bump()
+        return input
+    return D.wrap(out)
+
+
+def _apply(op, in_place, t, sources, xs, params):
+    """Run ``op`` out of place (a new tensor) or in place (written into ``t``, which it returns)."""
+    rec = D.recording(*sources)
+    if not in_place:
+        return D.record(op, sources, xs, params)
+    D.check_inplace(t, rec, overlap=False)
+    if rec:
+        return D.inplace_record(op, t, sources, xs, params)
+    t._data[...] = op.forward(NO_CONTEXT, *xs, **params)
+    t._bump()
+    return t
+
+
+def scatter(input, dim, index, src=None, value=None, *, reduce=None):
+    """A copy of ``input`` with ``src[i][j]`` (or the number ``value``) written at ``[index[i][j]][j]``
+    (dim 0; likewise for other dims). The inverse of ``gather``. Mirrors ``torch.scatter``.
+
+    ``index`` (int64 or int32) has ``input``'s number of dims and may be smaller than it (and ``src``)
+    outside ``dim``.  ``reduce='add'``/``'multiply'`` combine instead of writing (values only: no grad).
+
+    Raises:
+        RuntimeError: a float index, ``src`` of another dtype, an index too large or out of bounds
+            (PyTorch's messages). IndexError: ``dim`` out of range.
+    """
+    return _scatter("scatter", input, dim, index, src, value, reduce, False)
+
+
+def scatter_(input, dim, index, src=None, value=None, *, reduce=None):
+    """In-place ``scatter``: writes into ``input``, bumps its version. Mirrors ``Tensor.scatter_``."""
+    return _scatter("scatter_", input, dim, index, src, value, reduce, True)
+
+
+def _scatter_add(name, input, dim, index, src, in_place):
+    if not isinstance(src, Tensor):
+        raise TypeError(f"{name}(): argument 'src' (position 3) must be Tensor, not {type_name(src)}")
+    x = input._data
+    axis = wrap_dim(dim, x.ndim)
+    idx = _scatter_checks(name, x, axis, index, src)
+    return _apply(ScatterAdd, in_place, input, (input, src), (x, src._data), {"index": idx, "axis": axis})
+
+
+def scatter_add(input, dim, index, src):
+    """``scatter`` that adds: repeated indices sum up (a histogram: ``zeros(n).scatter_add(0, labels,
+    ones)``). Mirrors ``torch.scatter_add``.
+
+    Raises:
+        as ``scatter``; TypeError: ``src`` not a tensor.
+    """
+    return _scatter_add("scatter_add", input, dim, index, src, False)
+
+
+def scatter_add_(input, dim, index, src):
+    """In-place ``scatter_add``. Mirrors ``Tensor.scatter_add_``."""
+    return _scatter_add("scatter_add_", input, dim, index, src, True)
+
+
+class IndexAdd(Op):
+    node_name = "IndexAddBackward0"
+    saved_names = ("index", "source")
+
+    def forward(ctx, a, source, index, axis, alpha):
+        ctx.save_for_backward(index, source)
+        ctx.axis, ctx.alpha = axis, alpha
+        out = a.copy()
+        src = source * alpha if alpha != 1 else source
+        backend_of(a).add.at(out, (slice(None),) * axis + (index,), src)
+        return out
+
+    def backward(ctx, grad):
+        index, _ = ctx.saved_tensors
+        g = backend_of(grad).take(grad, index, axis=ctx.axis)
+        return grad, g * ctx.alpha if ctx.alpha != 1 else g
+
+
+def _index_add(name, input, dim, index, source, alpha, in_place):
+    if not isinstance(source, Tensor):
+        raise TypeError(f"{name.rstrip('_')}(): argument 'source' (position 3) must be Tensor, not "
+                        f"{type_name(source)}")
+    x, y, idx = input._data, source._data, index._data
+    axis = wrap_dim(dim, x.ndim)
+    if idx.dtype not in (np.int64, np.int32):
+        raise RuntimeError(f"index_add_(): Expected dtype int32/int64 for index but got: "
+                           f"{_dtype._BY_NUMPY[idx.dtype]._short_name}")
+    if idx.ndim > 1:
+        raise IndexError(f"index_add_(): Index is supposed to be a vector, but got dim: {idx.ndim} with type: "
+                         f"{_dtype._BY_NUMPY[idx.dtype]._short_name} and size: [{', '.join(map(str, idx.shape))}]")
+    idx = idx.reshape(-1)
+    n_src = y.shape[axis] if y.ndim else 1
+    if idx.shape[0] != n_src:
+        raise RuntimeError(f"index_add_(): Number of indices ({idx.shape[0]}) should be equal to source.size(dim): "
+                           f"({n_src}), for dim: {axis}")
+    if y.dtype != x.dtype:
+        raise RuntimeError(f"index_add_(): self ({_dtype._BY_NUMPY[x.dtype]._short_name}) and source "
+                           f"({_dtype._BY_NUMPY[y.dtype]._short_name}) must have the same scalar type")
+    if x.shape[:axis] + x.shape[axis + 1:] != y.shape[:axis] + y.shape[axis + 1:]:
+        raise RuntimeError("source tensor shape must match self tensor shape, excluding the specified dimension. "
+                           f"Got self.shape = [{', '.join(map(str, x.shape))}] source.shape = "
+                           f"[{', '.join(map(str, y.shape))}]")
+    size = x.shape[axis]
+    bad = idx[(idx >= size) | (idx < 0)]
+    if bad.size:
+        raise RuntimeError(f"index {int(bad[0])} is out of bounds for dimension {axis} with size {size}")
+    return _apply(IndexAdd, in_place, input, (input, source), (x, y),
+                  {"index": idx.astype(np.int64, copy=False), "axis": axis, "alpha": D.make_scalar(alpha, x.dtype)})
+
+
+def index_add(input, dim, index, source, *, alpha=1):
+    """A copy of ``input`` with ``alpha * source`` added to the slices ``index`` along ``dim``
+    (``out[index[i]] += alpha * source[i]`` for dim 0; repeated indices add up). Mirrors ``torch.index_add``.
+
+    Raises:
+        RuntimeError: a float index, a wrong number of indices, source of another dtype or shape, an
+            index out of bounds. IndexError: a 2-d index, ``dim`` out of range (PyTorch's messages).
+    """
+    return _index_add("index_add", input, dim, index, source, alpha, False)
+
+
+def index_add_(input, dim, index, source, *, alpha=1):
+    """In-place ``index_add``. Mirrors ``Tensor.index_add_``."""
+    return _index_add("index_add_", input, dim, index, source, alpha, True)
+
+
+class IndexFill(Op):
+    node_name = "IndexFillBackward0"
+    saved_names = ("index",)
+
+    def forward(ctx, a, index, axis, value):
+        ctx.save_for_backward(index)
+        ctx.axis = axis
+        out = a.copy()
+        out[(slice(None),) * axis + (index,)] = value
+        return out
+
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        g = grad.copy()
+        g[(slice(None),) * ctx.axis + (index,)] = 0
+        return (g,)
+
+
+class IndexFillTensor(IndexFill):
+    """``index_fill`` with a 0-d tensor value: the value gets the sum of the filled places' gradients."""
+
+    node_name = "IndexFillBackward1"
+
+    def forward(ctx, a, value, index, axis):
+        return IndexFill.forward(ctx, a, index, axis, value.astype(a.dtype))
+
+    def backward(ctx, grad):
+        (index,) = ctx.saved_tensors
+        g = grad.copy()
+        key = (slice(None),) * ctx.axis + (index,)
+        g[key] = 0
+        return g, backend_of(grad).asarray(grad[key].sum()) if ctx.needs_input_grad[1] else None
+
+
+def _index_fill(name, input, dim, index, value, in_place):
+    x, idx = input._data, index._data
+    axis = wrap_dim(dim, x.ndim)
+    if idx.dtype != np.int64:
+        raise IndexError("index_fill_(): Expected dtype int64 for index.")
+    if idx.ndim > 1:
+        raise RuntimeError("Index has to be a vector/scalar")
+    idx = idx.reshape(-1)
+    size = x.shape[axis] if x.ndim else 1
+    bad = idx[(idx >= size) | (idx < -size)]
+    if bad.size:
+        raise IndexError(f"index {int(bad[0])} is out of bounds for dimension {axis} with size {size}")
+    idx = idx % max(size, 1)
+    if isinstance(value, Tensor):
+        if value._data.ndim:
+            raise RuntimeError("index_fill_ only supports a 0-dimensional value tensor, but got tensor with "
+                               f"{value._data.ndim} dimension(s).")
+        return _apply(IndexFillTensor, in_place, input, (input, value), (x, value._data), {"index": idx, "axis": axis})
+    return _apply(IndexFill, in_place, input, (input,), (x,),
+                  {"index": idx, "axis": axis, "value": D.make_scalar(value, x.dtype)})
+
+
+def index_fill(input, dim, index, value):
+    """A copy of ``input`` with the slices ``index`` along ``dim`` set to ``value`` (a number or a 0-d
+    tensor). Mirrors ``torch.index_fill``.
+
+    Raises:
+        IndexError: a non-int64 index, an index out of bounds. RuntimeError: a 2-d index, a value tensor
+            with dims (PyTorch's messages).
+    """
+    return _index_fill("index_fill", input, dim, index, value, False)
+
+
+def index_fill_(input, dim, index, value):
+    """In-place ``index_fill``. Mirrors ``Tensor.index_fill_``."""
+    return _index_fill("index_fill_", input, dim, index, value, True)
