@@ -71,6 +71,9 @@ def _type_as(self, *args, **kwargs):
 
 
 Tensor.type_as = _type_as
+from ._random import multinomial as _multinomial  # noqa: E402
+
+Tensor.multinomial = _multinomial
 Tensor.squeeze = V.squeeze_method     # x.squeeze(0, 2) as well as x.squeeze((0, 2)); torch.squeeze takes one
 Tensor.flip = V.flip_method           # x.flip(0, 1) as well as x.flip((0, 1)); torch.flip takes one tuple
 for _name in ("t_", "transpose_", "squeeze_", "unsqueeze_"):      # in-place shape changes (no torch.t_)

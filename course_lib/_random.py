@@ -503,3 +503,58 @@ _BERNOULLI = (Signature("(Tensor input, *, torch.Generator generator = None, Ten
 def _bernoulli_error(given):
     return invalid_arguments("bernoulli", _BERNOULLI, given) or TypeError(
         _format_invalid("bernoulli", _BERNOULLI, given, {}))
+
+
+def multinomial(input, num_samples, replacement=False, *, generator=None):
+    """``num_samples`` category indices (int64) drawn with the weights ``input`` (1-D, or 2-D: one row per
+    distribution; the weights need not sum to 1). Mirrors ``torch.multinomial``.
+
+    The draws are PyTorch's CPU ones, so the same indices come after the same ``manual_seed``: without
+    replacement (or for one sample) the argmax / top-k of ``input / q`` with ``q`` exponential draws
+    (``-log1p(-u)`` of one double uniform per weight); with replacement one double uniform per sample,
+    looked up in the normalised running sum of the weights.
+
+    Raises:
+        RuntimeError: an input that is not 1-D or 2-D, ``num_samples`` < 1 or, without replacement, more
+            than the categories; weights that are negative, inf or nan, or that sum to 0 (PyTorch's messages).
+    """
+    x = input.detach().cpu()._data
+    if x.dtype.kind != "f":
+        raise RuntimeError(f"multinomial only supports floating-point dtypes for input, got: "
+                           f"{input.dtype._short_name}")
+    if x.ndim not in (1, 2):
+        raise RuntimeError("prob_dist must be 1 or 2 dim")
+    if num_samples <= 0:
+        raise RuntimeError("cannot sample n_sample <= 0 samples")
+    n = x.shape[-1]
+    if not replacement and num_samples > n:
+        raise RuntimeError("cannot sample n_sample > prob_dist.size(-1) samples without replacement")
+    rows = x.reshape(-1, n)
+    gen = _rng(generator)
+    if not replacement or num_samples == 1:
+        if not (np.isfinite(rows).all() and (rows >= 0).all()):
+            raise RuntimeError("probability tensor contains either `inf`, `nan` or element < 0")
+        if (rows.sum(1) == 0).any():
+            raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+        u = gen.uniform(rows.size, _dtype.float64).reshape(rows.shape)
+        q = (-np.log1p(-u)).astype(x.dtype)            # exponential_(1), in input's dtype
+        with np.errstate(divide="ignore"):
+            key = rows / q
+        # PyTorch's argmax / topk: the largest first, the lowest index among equals
+        out = np.argsort(-key, axis=1, kind="stable")[:, :num_samples]
+    else:
+        out = np.empty((rows.shape[0], num_samples), dtype=np.int64)
+        for i, row in enumerate(rows):
+            bad = ~(row >= 0) | ~np.isfinite(row)           # PyTorch checks element by element, >= 0 first
+            if bad.any() and not row[bad.argmax()] >= 0:
+                raise RuntimeError("invalid multinomial distribution (encountering probability entry < 0)")
+            if bad.any():
+                raise RuntimeError("invalid multinomial distribution (encountering probability entry = infinity "
+                                   "or NaN)")
+            cum = np.cumsum(row)                       # sequential, in input's dtype
+            if not cum[-1] > 0:
+                raise RuntimeError("invalid multinomial distribution (sum of probabilities <= 0)")
+            cum = cum / cum[-1]
+            cum[-1] = 1
+            out[i] = np.searchsorted(cum, gen.uniform(num_samples, _dtype.float64), side="left")
+    return _finish(out.reshape(x.shape[:-1] + (num_samples,)).astype(np.int64), input.device, False)

@@ -225,3 +225,30 @@ z = torch.ones(4); z.scatter_(0, torch.tensor([1, 1, 3]), 3., reduce='multiply')
 @pytest.mark.parametrize("code", SCATTER_REDUCE)
 def test_scatter_reduce_values_as_pytorch(code):
     assert_same(code, check_warnings=False)
+
+
+MULTINOMIAL = _cases(r"""
+torch.manual_seed(0); w = torch.tensor([0.1, 0.2, 0.3, 0.4]); print(torch.multinomial(w, 1), torch.multinomial(w, 3), torch.multinomial(w, 10, replacement=True), torch.rand(2))
+torch.manual_seed(1); W = torch.tensor([[1., 2, 3, 0], [0, 0, 5, 1], [1, 1, 1, 1]]); print(W.multinomial(2), W.multinomial(6, True), torch.multinomial(W.double(), 2))
+torch.manual_seed(2); print(torch.multinomial(torch.rand(1000), 20), torch.multinomial(torch.rand(50).double(), 20, True), torch.multinomial(torch.rand(7, 30), 30))
+torch.manual_seed(3); torch.multinomial(torch.rand(1000) ** 4, 100, True)
+g = torch.Generator().manual_seed(5); torch.multinomial(torch.tensor([0.1, 0.2, 0.3, 0.4]), 4, generator=g)
+torch.multinomial(torch.tensor([0., 1]), 2)
+torch.multinomial(torch.tensor([0.5, 0.5]), 2).dtype
+torch.multinomial(torch.tensor([1, 2]), 1)
+torch.multinomial(torch.ones(2, 2, 2), 1)
+torch.multinomial(torch.ones(3), 0)
+torch.multinomial(torch.ones(3), 5)
+torch.multinomial(torch.tensor([1., -1]), 1)
+torch.multinomial(torch.tensor([1., float('inf')]), 1)
+torch.multinomial(torch.tensor([0., 0]), 1)
+torch.multinomial(torch.tensor([1., -1]), 3, True)
+torch.multinomial(torch.tensor([1., float('nan')]), 3, True)
+torch.multinomial(torch.tensor([1., float('inf')]), 3, True)
+torch.multinomial(torch.tensor([0., 0]), 3, True)
+""")
+
+
+@pytest.mark.parametrize("code", MULTINOMIAL)
+def test_multinomial_draws_as_pytorch(code):
+    assert_same(code)
