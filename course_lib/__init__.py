@@ -184,7 +184,7 @@ from .ops.indexing import (
     scatter_add,
     take,
 )
-from .ops.linalg import bmm, dot, inner, matmul, mm, mv, outer
+from .ops.linalg import bmm, dot, einsum, inner, matmul, mm, mv, outer
 from .ops.math import (
     abs,
     absolute,

@@ -83,6 +83,8 @@ def cases(torch):
         "scatter_add_": lambda a, b: (a * 1).scatter_add_(0, _index(torch, a, [[2, 0, 2, 1]]), b),
         "index_add": lambda a, b: a.index_add(0, _index(torch, a, [2, 2, 0]), b, alpha=2),
         "index_fill_": lambda a, b: (a * b).index_fill_(1, _index(torch, a, [3, 0]), 0.5),
+        "einsum": lambda a, b: torch.einsum("ij,kj->ik", a, b),
+        "einsum_diag": lambda a, b: torch.einsum("ii->i", a[:, :3]),
     }
 
 

@@ -15,6 +15,8 @@ any        >=3 (or 1-2 with >=3)   broadcast the batch dims, ``bmm``
 =========  ======================  =====================================
 """
 
+import math
+
 import numpy as np
 
 from .._arguments import wrong_arguments
@@ -24,7 +26,7 @@ from ..autograd.function import Op
 from . import _dispatch as D
 from . import views as V
 
-__all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner"]
+__all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner", "einsum"]
 
 
 def _short(t):
@@ -317,3 +319,167 @@ def inner(input, other):
     if input._data.ndim == 1 and other._data.ndim == 1:
         return dot(input, other)
     return matmul(input, V.transpose(other, -1, -2) if other._data.ndim > 1 else other)
+
+
+# ---------------------------------------------------------------------------
+# einsum
+# ---------------------------------------------------------------------------
+
+def _label_key(c):
+    return (c.islower(), c)         # PyTorch numbers 'A'-'Z' before 'a'-'z'
+
+
+def _parse_equation(equation, ndims):
+    """The operands' subscripts and the output's, one character per dimension; the dims of ``...`` get
+    characters of their own (outside a-zA-Z), right-aligned across operands as broadcasting aligns them."""
+    arrow_at = equation.find("->")
+    for i, c in enumerate(equation):
+        if not (c.isascii() and c.isalpha() or c in ", ." or arrow_at >= 0 and i in (arrow_at, arrow_at + 1)):
+            raise RuntimeError(f"einsum(): invalid subscript given at index {i} in the equation string, subscripts "
+                               "must be in [a-zA-Z]")
+    eq = equation.replace(" ", "")
+    lhs, arrow, rhs = eq.partition("->")
+    inputs = lhs.split(",")
+    if len(inputs) > len(ndims):
+        raise RuntimeError("einsum(): fewer operands were provided than specified in the equation")
+    if len(inputs) < len(ndims):
+        raise RuntimeError("einsum(): more operands were provided than specified in the equation")
+    n_ell = [max(0, n - len(labels) + 3) if "..." in labels else 0 for labels, n in zip(inputs, ndims)]
+    ellipsis = "".join(chr(0x100 + k) for k in range(max(n_ell, default=0)))
+    inputs = [labels.replace("...", ellipsis[len(ellipsis) - k:]) for labels, k in zip(inputs, n_ell)]
+    letters = "".join(inputs)
+    if arrow:
+        for c in rhs.replace("...", ""):
+            if rhs.count(c) > 1:
+                raise RuntimeError(f"einsum(): output subscript {c} appears more than once in the output")
+            if c not in letters:
+                raise RuntimeError(f"einsum(): output subscript {c} does not appear in the equation for any input "
+                                   "operand")
+        out = rhs.replace("...", ellipsis)
+    else:
+        out = ellipsis + "".join(sorted((c for c in set(letters) if c.isascii() and letters.count(c) == 1),
+                                        key=_label_key))
+    return inputs, out
+
+
+def einsum(equation, *operands):
+    """Sums of products named by index letters: ``einsum('ij,jk->ik', a, b)`` is ``a @ b``,
+    ``'i,i->'`` a dot product, ``'bij,bjk->bik'`` ``bmm``, ``'ii->i'`` the diagonal, ``'ij->ji'`` the
+    transpose, ``'i,j->ij'`` the outer product. Mirrors ``torch.einsum`` (operands may also be one list).
+
+    Composed of differentiable ops as PyTorch composes it (diagonal / unsqueeze and permute of each
+    operand, then mul, sum, or permute-reshape-bmm-view), so the result's ``grad_fn`` is PyTorch's
+    (``ViewBackward0`` after a contraction of two operands, ``MulBackward0``, ``SumBackward1``,
+    ``PermuteBackward0``) and so are, for the usual forms, the nodes inside. ``...`` stands for the
+    leading dimensions, broadcast across operands.
+
+    Raises:
+        RuntimeError: operands and subscripts that do not agree, an unknown or repeated output subscript,
+            sizes that do not match, operands of different dtypes (PyTorch's messages).
+    """
+    if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
+        operands = tuple(operands[0])
+    if not operands:
+        raise ValueError("einsum(): must specify the equation string and at least one operand, or at least one "
+                         "operand and its subscripts list")
+    for i, op in enumerate(operands):
+        if not isinstance(op, Tensor):
+            raise TypeError(f"expected Tensor as element {i} in argument 1, but got {type(op).__name__}")
+    inputs, out = _parse_equation(equation, [op.ndim for op in operands])
+    sizes = {}
+    for k, (labels, op) in enumerate(zip(inputs, operands)):
+        if len(labels) != op.ndim:
+            raise RuntimeError(f"einsum(): the number of subscripts in the equation ({len(labels)}) does not match "
+                               f"the number of dimensions ({op.ndim}) for operand {k} and no ellipsis was given")
+        for c, n in zip(labels, op.shape):
+            seen = sizes.get(c)
+            if seen is not None and seen != n and seen != 1 and n != 1:
+                raise RuntimeError(f"einsum(): subscript {c} has size {n} for operand {k} which does not broadcast "
+                                   f"with previously seen size {seen}")
+            if seen is None or seen == 1:
+                sizes[c] = n
+    for op in operands[1:]:
+        if op._data.dtype != operands[0]._data.dtype:
+            raise RuntimeError(f"expected scalar type {operands[0].dtype._short_name} but found "
+                               f"{op.dtype._short_name}")
+    contracted = sorted((c for c in sizes if c not in out), key=_label_key)
+    order = out + "".join(contracted)
+    permuted = [_to_order(op, labels, order) for op, labels in zip(operands, inputs)]
+    return _contract(permuted, len(out))
+
+
+def _contract(ops, n_out):
+    """PyTorch's einsum on operands permuted to (output dims, contracted dims): each contracted dim is summed
+    out, or squeezed, as soon as no later operand has it (with a size above 1)."""
+    from .reduction import sum as _sum
+    nd = ops[0].ndim
+    if len(ops) == 1:                        # one operand: one sum over all contracted dims
+        return _sum(ops[0], tuple(range(n_out, nd))) if nd > n_out else ops[0]
+    last = [0] * nd                          # the last operand with size != 1 in each dim
+    for i, op in enumerate(ops[1:], 1):
+        for d, n in enumerate(op.shape):
+            if n != 1:
+                last[d] = i
+    result = ops[0]
+    dim = n_out
+    for d in range(n_out, nd):
+        if last[d] == 0:
+            result = V.squeeze(result, dim) if result.shape[dim] == 1 else _sum(result, dim)
+        else:
+            dim += 1
+    for i, op in enumerate(ops[1:], 1):
+        sum_dims = []
+        dim = n_out
+        for d in range(n_out, nd):
+            if last[d] < i:
+                op = V.squeeze(op, dim)
+            elif last[d] == i:
+                if result.shape[dim] == 1:
+                    op = _sum(op, dim)
+                    result = V.squeeze(result, dim)
+                else:
+                    sum_dims.append(dim)
+                    dim += 1
+            else:
+                dim += 1
+        result = _sum_product(result, op, sum_dims) if sum_dims else result * op
+    return V.view(result, result.shape[:n_out]) if nd > n_out else result
+
+
+def _to_order(op, labels, order):
+    """``op`` with one dimension per label of ``order`` (diagonals for repeated labels, size 1 for absent
+    ones), permuted into that order."""
+    dims = {}
+    for c in labels:
+        j = len(dims)
+        if c in dims:                                   # 'ii': the diagonal, moved where i first was
+            op = V.movedim(V.diagonal(op, 0, dims[c], j), -1, dims[c])
+        else:
+            dims[c] = j
+    perm = []
+    for c in order:
+        if c not in dims:
+            op = V.unsqueeze(op, -1)
+            dims[c] = op.ndim - 1
+        perm.append(dims[c])
+    return V.permute(op, *perm)
+
+
+def _sum_product(left, right, summed):
+    """``(left * right).sum(summed)`` by PyTorch's permute-reshape-bmm-view-permute (same-rank operands)."""
+    ls, rs = left.shape, right.shape
+    nd = len(ls)
+    lro = [d for d in range(nd) if d not in summed and ls[d] != 1 and rs[d] != 1]
+    lo = [d for d in range(nd) if d not in summed and d not in lro and ls[d] != 1]
+    ro = [d for d in range(nd) if d not in summed and d not in lro + lo and rs[d] != 1]
+    ones = [d for d in range(nd) if d not in summed + lro + lo + ro]
+
+    def size(dims, shape):
+        return math.prod(shape[d] for d in dims)
+
+    a = left.permute(tuple(lro + lo + summed + ro + ones)).reshape(size(lro, ls), size(lo, ls), size(summed, ls))
+    b = right.permute(tuple(lro + summed + ro + lo + ones)).reshape(size(lro, rs), size(summed, rs), size(ro, rs))
+    kept = lro + lo + ro + ones
+    r = V.view(bmm(a, b), [ls[d] for d in lro + lo] + [rs[d] for d in ro] + [1] * len(ones))
+    remaining = [d for d in range(nd) if d not in summed]
+    return r.permute(tuple(kept.index(d) for d in remaining))
