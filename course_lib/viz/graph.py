@@ -57,7 +57,7 @@ KIND_COLORS = {
     "saved": "#fde3c8",       # a value saved for backward
 }
 KIND_NAMES = {"output": "输出张量", "function": "grad_fn 节点", "accumulate": "AccumulateGrad",
-              "leaf": "叶子节点", "saved": "保存的张量"}
+              "leaf": "叶节点", "saved": "保存的张量"}
 
 
 @dataclass(frozen=True)
