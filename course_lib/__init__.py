@@ -135,6 +135,7 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
+from .autograd.grad_mode import is_inference_mode_enabled
 from .ops.arithmetic import (
     add,
     allclose,
@@ -291,6 +292,11 @@ from .version import __version__  # course_lib's own version, not PyTorch's
 _seal_properties()        # x.shape = ...: "attribute 'shape' of 'torch._C.TensorBase' objects is not writable"
 
 strided = type("layout", (), {"__repr__": lambda self: "torch.strided"})()
+
+
+def is_inference(input):
+    """``input.is_inference()``. Mirrors ``torch.is_inference``."""
+    return input.is_inference()
 
 
 def is_tensor(obj):

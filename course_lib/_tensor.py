@@ -60,6 +60,7 @@ _NO_ATEN_CUDA = (
     "dependencies if you don't depend on any of their symbols.  You can check if this has occurred by using ldd "
     "on your binary to see if there is a dependency on *_cuda.so library.")
 
+_INFERENCE_FLAG_ERROR = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
 _NON_LEAF_FLAG_ERROR = "you can only change requires_grad flags of leaf variables."
 _DETACH_HINT = (" If you want to use a computed variable in a subgraph that doesn't require differentiation use "
                 "var_no_grad = var.detach().")
@@ -570,6 +571,8 @@ class Tensor:
             raise RuntimeError(_NON_LEAF_FLAG_ERROR if flag else _NON_LEAF_FLAG_ERROR + _DETACH_HINT)
         if flag and self._data.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
+        if flag and self._version_ref is grad_mode.INFERENCE_VERSION and not grad_mode.inference:
+            raise RuntimeError(_INFERENCE_FLAG_ERROR)
         self._requires_grad = bool(flag)
 
     @requires_grad.deleter
@@ -594,6 +597,8 @@ class Tensor:
             raise RuntimeError(_NON_LEAF_FLAG_ERROR + _DETACH_HINT)
         if requires_grad and self._data.dtype.kind != "f":
             raise RuntimeError("only Tensors of floating point dtype can require gradients")
+        if requires_grad and self._version_ref is grad_mode.INFERENCE_VERSION and not grad_mode.inference:
+            raise RuntimeError(_INFERENCE_FLAG_ERROR)
         self._requires_grad = bool(requires_grad)
         return self
 
@@ -804,8 +809,20 @@ class Tensor:
 
     @property
     def _version(self):
-        """How many in-place writes this tensor's memory has seen."""
-        return self._version_counter()[0]
+        """How many in-place writes this tensor's memory has seen.
+
+        Raises:
+            RuntimeError: for an inference tensor (PyTorch's message).
+        """
+        ref = self._version_counter()
+        if ref is grad_mode.INFERENCE_VERSION:
+            raise RuntimeError("Inference tensors do not track version counter.")
+        return ref[0]
+
+    def is_inference(self):
+        """True for a tensor made in ``torch.inference_mode()`` (or a view of one). Mirrors
+        ``Tensor.is_inference``."""
+        return self._version_ref is grad_mode.INFERENCE_VERSION
 
     def _bump(self):
         ref = self._version_ref

@@ -339,3 +339,29 @@ def test_einsum_gradients_by_finite_differences(equation, shapes):
     rng = np.random.default_rng(0)
     inputs = [course_lib.tensor(rng.standard_normal(s), dtype=course_lib.float64, requires_grad=True) for s in shapes]
     assert course_lib.autograd.gradcheck(lambda *xs: course_lib.einsum(equation, *xs), inputs)
+
+
+INFERENCE = _cases(r"""
+with torch.inference_mode():\n    x = torch.ones(3); y = x * 2\nprint(x.is_inference(), y.is_inference(), torch.ones(2).is_inference(), torch.is_inference_mode_enabled(), torch.is_grad_enabled(), y, y.requires_grad)
+with torch.inference_mode():\n    y = torch.ones(3) * 2\nw = torch.ones(3, requires_grad=True); (w * y).sum().backward()
+with torch.inference_mode():\n    y = torch.ones(3) * 2\nw = torch.ones(3, requires_grad=True); print((w + y).sum(), (w.exp() + y).grad_fn.name(), torch.exp(y).sum()); (w.exp() * y).grad_fn
+with torch.inference_mode():\n    y = torch.ones(3) * 2\ny.requires_grad_()
+with torch.inference_mode():\n    y = torch.ones(3) * 2\ny.requires_grad = True
+with torch.inference_mode():\n    y = torch.ones(3) * 2\nprint(y.requires_grad_(False).requires_grad)
+with torch.inference_mode():\n    y = torch.ones(3) * 2\ny.add_(1)
+with torch.inference_mode():\n    y = torch.ones(3)\nfor f in [lambda: y.add_(1), lambda: y.mul_(torch.full((3,), 2.)), lambda: y.__setitem__(0, 7.), lambda: y.zero_(), lambda: y[0].fill_(2), lambda: y.copy_(torch.ones(3)), lambda: y.unsqueeze_(0)]:\n    try: f()\n    except RuntimeError as e: print(e, y)
+with torch.inference_mode():\n    y = torch.ones(3)\ny._version
+with torch.inference_mode():\n    y = torch.ones(3)\nprint((y + 1).is_inference(), y.clone().is_inference(), y.view(3).is_inference(), y[0].is_inference(), y.detach().is_inference(), torch.is_inference(y))
+w = torch.ones(3, requires_grad=True)\nwith torch.inference_mode():\n    z = w * 2\n    w.add_(1)\nprint(z.requires_grad, z.grad_fn, z.is_inference(), z.is_leaf, w, w.is_inference())
+b = torch.ones(2)\nwith torch.inference_mode():\n    b.add_(1); c = b.view(2); y = torch.ones(2); y.add_(1)\nprint(b._version, c.is_inference(), b.is_inference(), y)
+w = torch.ones(3, requires_grad=True)\n@torch.inference_mode()\ndef f(t): return t * 2\nprint(f(w).is_inference(), f(w).requires_grad, torch.is_inference_mode_enabled())
+w = torch.ones(2, requires_grad=True)\nwith torch.inference_mode():\n    with torch.inference_mode(False):\n        q = w * 2\n        print(q.grad_fn.name(), q.is_inference(), torch.is_grad_enabled(), torch.is_inference_mode_enabled())\nprint(torch.is_grad_enabled(), torch.is_inference_mode_enabled())
+lin = torch.nn.Linear(2, 2)\nwith torch.inference_mode():\n    out = lin(torch.ones(1, 2))\nprint(lin.weight.is_inference(), out.is_inference(), out.requires_grad, out.grad_fn)
+with torch.inference_mode():\n    yy = torch.ones(2)\ntorch.nn.functional.linear(yy, torch.ones(3, 2, requires_grad=True))
+with torch.inference_mode():\n    yy = torch.ones(2)\nv = yy.clone().requires_grad_(); (v * 3).sum().backward(); v.grad
+""")
+
+
+@pytest.mark.parametrize("code", INFERENCE)
+def test_inference_mode_as_pytorch(code):
+    assert_same(code)

@@ -355,6 +355,8 @@ def _bind_saved(node, inputs, arrays, outputs):
         for t, a in zip(inputs, arrays):
             if a is s and t is not NUMBER:
                 counter = t._version_ref or t._version_counter()
+                if counter is grad_mode.INFERENCE_VERSION:
+                    raise RuntimeError(grad_mode.INFERENCE_SAVED_ERROR)
                 checks.append((i, counter, counter[0], t, None))
                 break
         else:
