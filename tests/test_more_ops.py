@@ -365,3 +365,16 @@ with torch.inference_mode():\n    yy = torch.ones(2)\nv = yy.clone().requires_gr
 @pytest.mark.parametrize("code", INFERENCE)
 def test_inference_mode_as_pytorch(code):
     assert_same(code)
+
+
+SAVED_NUMBERS = _cases(r"""
+x = torch.ones(3, requires_grad=True); print([(x * 2).grad_fn._saved_other, (x * 2.5).grad_fn._saved_other, (x * True).grad_fn._saved_other, (x / 2).grad_fn._saved_other])
+x = torch.ones(3, requires_grad=True); print([(x ** 2).grad_fn._saved_exponent, (x ** 2.5).grad_fn._saved_exponent, x.pow(3).grad_fn._saved_exponent, (2 ** x).grad_fn._saved_self])
+x = torch.ones(3, requires_grad=True); print([(x * 2).grad_fn._saved_self, (x + 2).grad_fn._saved_alpha, torch.mul(x, torch.tensor(2)).grad_fn._saved_other, x.double().mul(2).grad_fn._saved_other])
+x = torch.ones(3, requires_grad=True); (x + 2).grad_fn._saved_other
+""")
+
+
+@pytest.mark.parametrize("code", SAVED_NUMBERS)
+def test_saved_numbers_shown_as_pytorch(code):
+    assert_same(code)

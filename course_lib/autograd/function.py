@@ -173,7 +173,12 @@ class Node:
         if not name.startswith("_saved_"):
             raise AttributeError(f"'{type(self).__name__}' object has no attribute '{name}'")
         key = name[len("_saved_"):]
+        d = self.__dict__
+        if "_shown_" + key in d:                 # a Python number PyTorch's node shows as it was given
+            return d["_shown_" + key]
         names = getattr(getattr(self, "op", None), "saved_names", ())
+        if key == "other" and "_wrapped_other" in d and key in names:
+            return _wrapped_number(d["_wrapped_other"])
         if key in names:
             saved = self.__dict__.get("_saved", ())
             if saved is _FREED:
@@ -208,6 +213,13 @@ class Node:
 
 # An Op node's ``saved_tensors``: ``apply`` has checked them just before calling ``backward``.
 _checked_saved = property(lambda self: self._saved, doc="What forward saved (checked by ``apply``).")
+
+
+def _wrapped_number(number):
+    """A Python number as PyTorch's node saved it: a 0-d tensor, int64, float64 or bool by its type."""
+    from .._tensor import wrap
+    kind = np.bool_ if isinstance(number, bool) else np.int64 if isinstance(number, int) else np.float64
+    return wrap(np.asarray(number, dtype=kind))
 
 
 def _as_python(value):

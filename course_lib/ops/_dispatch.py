@@ -434,7 +434,10 @@ def binary(op, name, a, b, params=None):
         return t
     if (grad_mode.enabled and op.node_name is not None and (a._requires_grad or other._requires_grad)
             and a._base is None and other._base is None):
-        return _record_node(op, (a, other), (x, y), params)       # (what record() would decide)
+        r = _record_node(op, (a, other), (x, y), params)          # (what record() would decide)
+        if other is NUMBER and r._grad_fn is not None:
+            r._grad_fn._wrapped_other = b                          # node._saved_other shows it as PyTorch does
+        return r
     return record(op, (a, other), (x, y), params)
 
 

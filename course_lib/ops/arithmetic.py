@@ -288,12 +288,15 @@ class Pow(Elementwise):
     node_name = "PowBackward0"
     saved_names = ("self",)
 
-    def forward(ctx, a, exponent):
-        """``exponent`` is a Python number (keyword argument): the node has one input edge."""
+    def forward(ctx, a, exponent, given=None):
+        """``exponent`` is a Python number (keyword argument): the node has one input edge; ``given`` is
+        the number as the caller wrote it (``node._saved_exponent``)."""
         if a.dtype.kind in "iu" and exponent < 0:
             raise RuntimeError("Integers to negative integer powers are not allowed.")
         ctx.save_for_backward(a)
         ctx.exponent = exponent
+        if given is not None:
+            ctx._shown_exponent = given
         if exponent == 2:
             return a * a
         if a.dtype.kind != "f":
@@ -368,8 +371,11 @@ class RPow(Elementwise):
     node_name = "PowBackward2"
     saved_names = ("exponent", "result")
 
-    def forward(ctx, exponent, base):
-        """``base`` is a Python number (keyword argument): the node has one input edge."""
+    def forward(ctx, exponent, base, given=None):
+        """``base`` is a Python number (keyword argument): the node has one input edge; ``given`` is the
+        number as the caller wrote it (``node._saved_self``)."""
+        if given is not None:
+            ctx._shown_self = given
         if exponent.dtype.kind in "iu":
             result = _int_power(_xp(exponent).asarray(base, dtype=exponent.dtype), exponent)
         else:
@@ -685,7 +691,8 @@ def pow(input, exponent, *, out=None):
         x = x.astype(dt)
     if dt.kind == "b":                                  # bool ** bool: x ** True is x, x ** False is all True
         return D.wrap(x | (not exponent))
-    return D.record(Pow, (input,), (x,), {"exponent": D.make_scalar(exponent, dt) if dt.kind == "f" else int(exponent)})
+    return D.record(Pow, (input,), (x,), {"exponent": D.make_scalar(exponent, dt) if dt.kind == "f" else int(exponent),
+                                         "given": exponent})
 
 
 def _rpow(exponent, base):
@@ -695,7 +702,7 @@ def _rpow(exponent, base):
         raise NotImplementedError('"pow" not implemented for \'Bool\'')
     if x.dtype != dt:
         x = x.astype(dt)
-    return D.record(RPow, (exponent,), (x,), {"base": D.make_scalar(base, dt)})
+    return D.record(RPow, (exponent,), (x,), {"base": D.make_scalar(base, dt), "given": base})
 
 
 def neg(input, *, out=None):
