@@ -291,6 +291,8 @@ from .version import __version__  # course_lib's own version, not PyTorch's
 
 _seal_properties()        # x.shape = ...: "attribute 'shape' of 'torch._C.TensorBase' objects is not writable"
 
+from . import distributions  # noqa: E402 - its modules use course_lib's names at import
+
 strided = type("layout", (), {"__repr__": lambda self: "torch.strided"})()
 
 
