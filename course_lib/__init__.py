@@ -68,7 +68,7 @@ from ._creation import (
     zeros,
     zeros_like,
 )
-from ._device import AcceleratorError, device
+from ._device import AcceleratorError, device, get_default_device, set_default_device
 from ._dtype import (  # noqa: A004
     bfloat16,
     bool,
@@ -291,7 +291,7 @@ from .version import __version__  # course_lib's own version, not PyTorch's
 
 _seal_properties()        # x.shape = ...: "attribute 'shape' of 'torch._C.TensorBase' objects is not writable"
 
-from . import distributions  # noqa: E402 - its modules use course_lib's names at import
+from . import distributed, distributions  # noqa: E402 - their modules use course_lib's names at import
 
 strided = type("layout", (), {"__repr__": lambda self: "torch.strided"})()
 

@@ -259,6 +259,33 @@ def require_cuda():
     return xp
 
 
+_DEFAULT_DEVICE = [None]     # the device set by torch.set_default_device (None: the CPU)
+
+
+def set_default_device(dev):
+    """Make ``dev`` the device of new tensors made without ``device=`` (``None``: the CPU again). Mirrors
+    ``torch.set_default_device``: ``'cuda'`` is accepted here, and the next factory call fails without CUDA.
+
+    Raises:
+        RuntimeError: a bad device string (PyTorch's message), or an index without any accelerator.
+    """
+    if dev is None:
+        _DEFAULT_DEVICE[0] = None
+        return
+    if isinstance(dev, int) and not isinstance(dev, bool) and cuda_backend() is None:
+        raise RuntimeError("Cannot access accelerator device when none is available.")
+    _DEFAULT_DEVICE[0] = device(dev)
+
+
+def get_default_device():
+    """The device new tensors go to (``device(type='cpu')`` unless ``set_default_device`` changed it). Mirrors
+    ``torch.get_default_device``."""
+    dev = _DEFAULT_DEVICE[0]
+    if dev is None:
+        return CPU
+    return resolve(dev)
+
+
 def resolve(dev):
     """Turn ``None``, a string, an int or a :class:`device` into a concrete device.
 
@@ -270,7 +297,9 @@ def resolve(dev):
         RuntimeError: an unknown device, or a device type course_lib lacks (PyTorch's CPU build's message).
     """
     if dev is None:
-        return CPU
+        dev = _DEFAULT_DEVICE[0]             # torch.set_default_device
+        if dev is None:
+            return CPU
     if dev.__class__ is not device:
         dev = device(dev)
     if dev.type == "cpu":

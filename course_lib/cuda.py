@@ -13,7 +13,7 @@ prints and fails exactly as on a GPU on a machine that has none.
 from . import _device, _dtype
 
 __all__ = ["is_available", "device_count", "current_device", "synchronize", "get_device_name",
-           "get_device_properties", "init", "is_initialized", "set_device",
+           "get_device_properties", "device", "init", "is_initialized", "set_device",
            "manual_seed", "manual_seed_all", "memory_allocated", "empty_cache", "simulate", "is_simulated",
            "FloatTensor", "DoubleTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor", "CharTensor",
            "ByteTensor", "BoolTensor"]
@@ -71,6 +71,31 @@ def _device_index(device):
     if not 0 <= index < device_count():
         raise AssertionError("Invalid device id")
     return index
+
+
+class device:
+    """``with torch.cuda.device(0):`` selects GPU 0 for the block (course_lib has that one only). Mirrors
+    ``torch.cuda.device``.
+
+    Raises:
+        RuntimeError: on entering the block without CUDA ("PyTorch was compiled without CUDA support", as PyTorch's
+            CPU build).
+        AssertionError: an index with no GPU ("Invalid device id").
+    """
+
+    def __init__(self, device):
+        self.idx = device if isinstance(device, int) or device is None else _device.device(device).index
+        self.prev_idx = -1
+
+    def __enter__(self):
+        if _device.cuda_backend() is None:
+            raise RuntimeError("PyTorch was compiled without CUDA support")
+        if self.idx is not None and self.idx >= 0:
+            _device_index(self.idx)
+            self.prev_idx = 0
+
+    def __exit__(self, *exc):
+        return False
 
 
 class _CudaDeviceProperties:

@@ -61,3 +61,68 @@ def test_distribution_submodules_import():
     import course_lib.distributions.normal
     import course_lib.distributions.uniform  # noqa: F401
     assert course_lib.distributions.multinomial.Multinomial is course_lib.distributions.Multinomial
+
+
+MULTI_GPU = r"""
+m = torch.nn.DataParallel(torch.nn.Linear(3, 2)); print(m); print(m.module, m.device_ids)
+torch.nn.DataParallel(torch.nn.Linear(3, 2), device_ids=[0, 1]).device_ids
+torch.manual_seed(0); m = torch.nn.DataParallel(torch.nn.Linear(3, 2)); print(m(torch.ones(2, 3)), [n for n, _ in m.named_parameters()], list(m.state_dict()))
+torch.nn.DataParallel(torch.nn.Linear(3, 2)).output_device
+dist = torch.distributed; print(dist.is_available(), dist.is_initialized(), dist.is_nccl_available(), dist.is_gloo_available())
+torch.distributed.init_process_group(backend='nccl')
+torch.distributed.init_process_group('gloo')
+torch.distributed.get_rank()
+torch.distributed.get_world_size()
+torch.distributed.barrier()
+torch.distributed.all_reduce(torch.ones(2))
+torch.distributed.destroy_process_group()
+dist = torch.distributed; print(dist.ReduceOp.SUM, repr(dist.ReduceOp.SUM), dist.Backend.NCCL, dist.Backend('GLOO'))
+torch.cuda.device(0).__enter__()
+torch.set_default_device('foo')
+torch.set_default_device(1)
+torch.get_default_device()
+print(torch.backends.cuda.is_built(), torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32, torch.version.cuda)
+print(torch.backends.cuda.matmul.allow_fp16_reduced_precision_reduction, torch.backends.cuda.matmul.allow_bf16_reduced_precision_reduction)
+torch.backends.cuda.matmul.foo
+"""
+
+
+@pytest.mark.parametrize("code", cases(MULTI_GPU))
+def test_multi_gpu_apis_on_a_cpu_build(code):
+    assert_same(code)
+
+
+DEFAULT_DEVICE = [
+    "torch.set_default_device('cuda')\ntry:\n    print(torch.ones(2))\nfinally:\n    torch.set_default_device(None)",
+    "torch.set_default_device('cuda')\ntry:\n    print(torch.get_default_device())\nfinally:\n"
+    "    torch.set_default_device(None)",
+    "torch.set_default_device('cpu')\ntry:\n    print(torch.get_default_device(), torch.ones(2).device, torch.tensor([1]).device,"
+    " torch.arange(3).device, torch.randn(2).device)\nfinally:\n    torch.set_default_device(None)\nprint(torch.get_default_device())",
+    "torch.backends.cuda.matmul.allow_tf32 = True\ntry:\n    print(torch.backends.cuda.matmul.allow_tf32)\nfinally:\n"
+    "    torch.backends.cuda.matmul.allow_tf32 = False",
+]
+
+
+@pytest.mark.parametrize("code", DEFAULT_DEVICE)
+def test_default_device(code):
+    assert_same(code)
+
+
+def test_simulated_gpu_behaves_as_pytorch_with_one_gpu():
+    with course_lib.cuda.simulate():
+        m = course_lib.nn.DataParallel(course_lib.nn.Linear(3, 2))
+        assert (m.device_ids, m.output_device, str(m.module.weight.device)) == ([0], 0, "cuda:0")
+        assert str(m(course_lib.ones(2, 3)).device) == "cuda:0"
+        m.module.cpu()
+        with pytest.raises(RuntimeError, match=r"^module must have its parameters and buffers on device cuda:0 "
+                                               r"\(device_ids\[0\]\) but found one of them on device: cpu$"):
+            m(course_lib.ones(2, 3))
+        course_lib.set_default_device("cuda")
+        try:
+            assert str(course_lib.ones(2).device) == str(course_lib.get_default_device()) == "cuda:0"
+        finally:
+            course_lib.set_default_device(None)
+        with course_lib.cuda.device(0):
+            pass
+        assert course_lib.backends.cuda.is_built()
+    assert str(course_lib.ones(1).device) == "cpu"

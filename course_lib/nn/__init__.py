@@ -8,6 +8,7 @@
 ``loss.py``         ``L1Loss``, ``NLLLoss``, ``CrossEntropyLoss``, ``BCELoss``, ``BCEWithLogitsLoss``
 ``functional.py``   ``linear``, ``relu``, ``cross_entropy``, ... (``import ... as F``)
 ``init.py``         in-place initialisers (``kaiming_uniform_``, ...)
+``parallel.py``     ``DataParallel`` (calls the module as it is without a GPU, as PyTorch does)
 ==================  ==========================================================
 """
 
@@ -16,11 +17,12 @@ from .activation import LogSoftmax, Sigmoid, Softmax, Tanh
 from .layers import Dropout, Flatten, Identity, Linear, MSELoss, ReLU, Sequential
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, NLLLoss
 from .module import Module
+from .parallel import DataParallel
 from .parameter import Parameter
 
 __all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential", "MSELoss", "Identity", "Flatten", "Dropout",
            "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "L1Loss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
-           "BCEWithLogitsLoss", "functional", "init"]
+           "BCEWithLogitsLoss", "DataParallel", "functional", "init", "parallel"]
 
 
 def __getattr__(name):                   # only for names the module does not have
