@@ -189,6 +189,12 @@ from .ops.linalg import bmm, dot, einsum, inner, matmul, mm, mv, outer
 from .ops.math import (
     abs,
     absolute,
+    acos,
+    arccos,
+    arcsin,
+    arctan,
+    asin,
+    atan,
     ceil,
     clamp,
     clamp_max,

@@ -9,6 +9,7 @@ its version counter.
 
 import dis
 import sys
+import warnings
 
 import numpy as np
 
@@ -38,7 +39,8 @@ _SAME_AS_FUNCTION = {
         "isclose", "logical_not", "logical_and", "logical_or", "logical_xor", "bitwise_not", "bitwise_and",
         "bitwise_or", "bitwise_xor", "maximum", "minimum"],
     M: ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "square", "sin", "cos",
-        "tan", "tanh", "sigmoid", "relu", "floor", "ceil", "round", "trunc", "sign", "clamp", "clip", "clamp_min",
+        "tan", "tanh", "acos", "asin", "atan", "arccos", "arcsin", "arctan", "sigmoid", "relu", "floor", "ceil",
+        "round", "trunc", "sign", "clamp", "clip", "clamp_min",
         "clamp_max", "isnan", "isinf", "isfinite", "erf"],
     R: ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var", "all", "any",
         "norm", "cumsum", "cumprod", "trace", "logsumexp", "count_nonzero"],
@@ -345,6 +347,9 @@ Tensor.sqrt_ = _inplace_unary(M.Sqrt, "sqrt")
 Tensor.sin_ = _inplace_unary(M.Sin, "sin")
 Tensor.cos_ = _inplace_unary(M.Cos, "cos")
 Tensor.tanh_ = _inplace_unary(M.Tanh, "tanh")
+Tensor.acos_ = Tensor.arccos_ = _inplace_unary(M.Acos, "acos")
+Tensor.asin_ = Tensor.arcsin_ = _inplace_unary(M.Asin, "asin")
+Tensor.atan_ = Tensor.arctan_ = _inplace_unary(M.Atan, "atan")
 Tensor.sigmoid_ = _inplace_unary(M.Sigmoid, "sigmoid")
 Tensor.relu_ = _inplace_unary(M.Relu, "relu")
 Tensor.floor_ = _inplace_unary(M.Floor, "floor")
@@ -516,6 +521,97 @@ def _normal_(self, mean=0.0, std=1.0, *, generator=None):
 
 Tensor.uniform_ = _uniform_
 Tensor.normal_ = _normal_
+
+# random_: the C type PyTorch names in its bounds errors, and the digits of a floating dtype's mantissa
+_RANDOM_C_TYPE = {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "int64_t", "Int": "int",
+                  "Short": "short", "Char": "signed char", "Byte": "unsigned char", "Bool": "bool"}
+_MANTISSA = {"Float": 24, "Double": 53, "Half": 11}
+_RANDOM_SIGNATURES = ("(*, torch.Generator generator = None)",
+                      "(int from, int to, *, torch.Generator generator = None)",
+                      "(int to, *, torch.Generator generator = None)")
+
+
+def _random_(self, *args, generator=None, **kwargs):
+    """Fill with random integers in place: ``random_()`` over the dtype's range (0 .. 2**24 for float32, as
+    PyTorch), ``random_(to)`` in ``[0, to)``, ``random_(from, to)`` in ``[from, to)`` (``to=None``: up to the
+    dtype's largest). The same draws as PyTorch's CPU generator after the same ``manual_seed``.
+
+    Raises:
+        RuntimeError: ``from >= to`` or bounds outside the dtype (PyTorch's messages).
+        TypeError: other arguments (PyTorch's "invalid combination of arguments").
+    """
+    from ._arguments import Signature, parse
+    if kwargs or len(args) > 2 or not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
+                                          or a is None and i == 1 for i, a in enumerate(args)):
+        args, kwargs = parse("random_", tuple(Signature(t) for t in _RANDOM_SIGNATURES), args, kwargs)
+        args = args + tuple(kwargs[k] for k in ("from", "to") if k in kwargs)
+    from ._random import _rng
+    dt = self.dtype
+    name = dt._short_name
+    n = self._data.size
+    digits = _MANTISSA.get(name)
+    if digits is None:
+        info = np.iinfo(self._data.dtype) if name != "Bool" else None
+        lowest, highest = (0, 1) if info is None else (int(info.min), int(info.max))
+    else:
+        lowest, highest = -(2 ** digits), 2 ** digits
+    rng = _rng(generator)
+    if not args:
+        op = I.Random
+        if name == "Bool":
+            values = rng.random(n) & np.uint64(1)
+        else:
+            span = highest + 1
+            wide = name in ("Double", "Long")
+            values = (rng.random64(n) if wide else rng.random(n)) % np.uint64(span)
+    else:
+        op = I.RandomFromTo if len(args) == 2 else I.RandomTo
+        low, high = (0, args[0]) if len(args) == 1 else args
+        if high is None:
+            high = highest + 1
+        elif low >= high:
+            raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+        for label, value in (("from", low), ("to - 1", high - 1)):
+            if not lowest <= value <= highest:
+                if digits is None:
+                    raise RuntimeError(f"{label} is out of bounds for {_RANDOM_C_TYPE[name]}")
+                warnings.warn(f"{label} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+                              f"{_RANDOM_C_TYPE[name]} can support discrete uniform distribution only within this "
+                              "range. This warning will become an error in version 1.7 release, please fix the code "
+                              "in advance (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                              "DistributionTemplates.h:111.)", UserWarning, stacklevel=2)
+        values = rng.randint(n, low, high)
+    values = D.backend_of(self._data).asarray(np.asarray(values).astype(self._data.dtype).reshape(self._data.shape))
+    return _overwrite(self, op, values)
+
+
+def _resize_(self, *sizes, memory_format=None):
+    """Give ``self`` the shape ``sizes`` in place, keeping its first elements (in memory order); new elements are
+    left uninitialised in PyTorch (zeros here). Mirrors ``Tensor.resize_`` (not recorded by autograd).
+
+    Raises:
+        RuntimeError: on a tensor that requires grad ("cannot resize variables that require grad").
+    """
+    from ._arguments import int_list
+    shape = int_list("resize_", "size", sizes)
+    if self._requires_grad:
+        raise RuntimeError("cannot resize variables that require grad")
+    if any(s < 0 for s in shape):
+        raise RuntimeError(f"Trying to create tensor with negative dimension {min(shape)}: {list(shape)}")
+    xp = D.backend_of(self._data)
+    if tuple(shape) == self._data.shape:
+        return self
+    new = xp.zeros(int(np.prod(shape, dtype=np.int64)), dtype=self._data.dtype)
+    old = self._data.reshape(-1)
+    keep = min(new.size, old.size)
+    new[:keep] = old[:keep]
+    self._data = new.reshape(shape)
+    self._storage = None
+    return self
+
+
+Tensor.random_ = _random_
+Tensor.resize_ = _resize_
 
 
 def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):

@@ -219,8 +219,20 @@ class Tensor:
         return (_address(self._data) - _address(storage)) // self._data.itemsize
 
     def untyped_storage(self):
-        """The memory a tensor and its views share (an object with ``data_ptr()`` and ``nbytes()``)."""
+        """The memory a tensor and its views share (an object with ``data_ptr()`` and ``nbytes()``), bytes when
+        printed or indexed. Mirrors ``Tensor.untyped_storage``."""
         return _Storage(self._storage if self._storage is not None else self._data)
+
+    def storage(self):
+        """The shared memory as elements of ``self``'s dtype (PyTorch's deprecated ``TypedStorage``; its
+        UserWarning comes once). Mirrors ``Tensor.storage``."""
+        if not _TYPED_STORAGE_WARNED:
+            _TYPED_STORAGE_WARNED.append(True)
+            warnings.warn("TypedStorage is deprecated. It will be removed in the future and UntypedStorage will be the "
+                          "only storage class. This should only matter to you if you are using storages directly.  "
+                          "To access UntypedStorage directly, use tensor.untyped_storage() instead of "
+                          "tensor.storage()", UserWarning, stacklevel=2)
+        return TypedStorage(self._storage if self._storage is not None else self._data, self.dtype)
 
     def is_contiguous(self, memory_format=None):
         """True if the elements lie in memory in row-major order without gaps.
@@ -835,7 +847,7 @@ class Tensor:
         return self._base is not None
 
 
-class _Storage:
+class UntypedStorage:
     """The minimal face of ``untyped_storage()``: where the memory starts and how large it is."""
 
     def __init__(self, array):
@@ -853,7 +865,50 @@ class _Storage:
     def __len__(self):
         return self._array.nbytes
 
+    def _items(self):
+        return to_numpy(self._array).reshape(-1).view(np.uint8)
 
+    def __getitem__(self, i):
+        return int(self._items()[i])
+
+    def tolist(self):
+        return self._items().tolist()
+
+    @property
+    def device(self):
+        return device_of(self._array)
+
+    def __repr__(self):
+        info = f"[torch.storage.UntypedStorage(device={self.device}) of size {len(self)}]"
+        return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + info
+
+
+class TypedStorage(UntypedStorage):
+    """``Tensor.storage()``: the memory as elements of the tensor's dtype."""
+
+    def __init__(self, array, dtype):
+        super().__init__(array)
+        self.dtype = dtype
+
+    def _items(self):
+        return to_numpy(self._array).reshape(-1)
+
+    def __getitem__(self, i):
+        return self._items()[i].item()
+
+    def size(self):
+        return self._array.size
+
+    def __len__(self):
+        return self._array.size
+
+    def __repr__(self):
+        info = f"[torch.storage.TypedStorage(dtype={self.dtype}, device={self.device}) of size {len(self)}]"
+        return " " + "\n ".join(str(v) for v in self.tolist()) + "\n" + info
+
+
+_Storage = UntypedStorage
+_TYPED_STORAGE_WARNED = []
 _SCALAR_WARNED = []
 
 

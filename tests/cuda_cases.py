@@ -85,6 +85,11 @@ def cases(torch):
         "index_fill_": lambda a, b: (a * b).index_fill_(1, _index(torch, a, [3, 0]), 0.5),
         "einsum": lambda a, b: torch.einsum("ij,kj->ik", a, b),
         "einsum_diag": lambda a, b: torch.einsum("ii->i", a[:, :3]),
+        "acos": lambda a, b: (a * 0.5).tanh().acos(), "asin": lambda a, b: torch.asin(a.tanh() * 0.9),
+        "atan": lambda a, b: a.atan() * b, "softplus": lambda a, b: torch.nn.functional.softplus(a * 9, beta=2,
+                                                                                                threshold=5),
+        "random_": lambda a, b: (a * 1).random_(5) * 0 + a, "random_to": lambda a, b: (a * 1).random_(2, 5) * 0 + a,
+        "random_full": lambda a, b: (a * 1).random_() * 0 + b,
     }
 
 

@@ -126,3 +126,47 @@ def test_simulated_gpu_behaves_as_pytorch_with_one_gpu():
             pass
         assert course_lib.backends.cuda.is_built()
     assert str(course_lib.ones(1).device) == "cpu"
+
+
+MISSING_OPS = r"""
+x = torch.tensor([0.5, -0.3, 0.99, 1.5], requires_grad=True); y = torch.acos(x); print(y, y.grad_fn.name(), y.grad_fn._saved_self); y.sum().backward(); x.grad
+x = torch.tensor([0.5, -0.3, 0.99, 1.5], requires_grad=True); y = x.asin(); print(y, y.grad_fn.name()); y.sum().backward(); x.grad
+x = torch.tensor([0.5, -0.3, 0.99, 1.5], requires_grad=True); y = torch.atan(x); print(y, y.grad_fn.name()); y.sum().backward(); x.grad
+print(torch.acos(torch.tensor([1, 2])), torch.tensor([0.5]).acos_(), torch.arctan(torch.tensor([1.])), torch.arcsin(torch.tensor([0.5], dtype=torch.float64)), torch.tensor([0.5]).arccos())
+torch.atan(2.)
+F = torch.nn.functional; print(F.softplus(torch.tensor([1., 30., -20., 5.]), beta=2, threshold=10), F.softplus(torch.tensor([0.5, -3., 25.]), 2), F.softplus(torch.tensor([0.5], dtype=torch.float64), beta=0.5))
+torch.nn.functional.softplus(torch.tensor([1, 2]))
+torch.nn.functional.softplus(2.0)
+print(torch.nn.Softplus(beta=2), torch.nn.Softplus(), torch.nn.Softplus()(torch.tensor([0.5])))
+y = torch.nn.functional.softplus(torch.tensor([0.5], requires_grad=True), beta=2); print(y.grad_fn.name(), y.grad_fn._saved_beta, y.grad_fn._saved_threshold)
+x = torch.tensor([-2., 0., 1., 3., 25.], requires_grad=True); torch.nn.functional.softplus(x, beta=0.5, threshold=1).sum().backward(); x.grad
+x = torch.tensor([-2., 0., 1., 3., 25.], requires_grad=True); torch.nn.functional.softplus(x).sum().backward(); x.grad
+torch.manual_seed(1); print(torch.empty(5).random_(), torch.zeros(3).random_(10), torch.zeros(3).random_(2, 5))
+torch.manual_seed(1); print(torch.empty(5, dtype=torch.float64).random_(), torch.zeros(3, dtype=torch.int64).random_(10), torch.zeros(3, dtype=torch.int64).random_(-5, 5))
+torch.manual_seed(1); print(torch.empty(5, dtype=torch.int32).random_(), torch.empty(5, dtype=torch.uint8).random_(), torch.empty(5, dtype=torch.int16).random_(), torch.empty(3, dtype=torch.bool).random_())
+torch.manual_seed(2); print(torch.zeros(3, dtype=torch.int64).random_(0, 2**40), torch.zeros(2, dtype=torch.float64).random_(to=7), torch.zeros(3).random_(2, None))
+torch.zeros(3).random_(5, 2)
+torch.zeros(3).random_(-3)
+torch.zeros(3, requires_grad=True).random_()
+torch.zeros(3, dtype=torch.uint8).random_(0, 300)
+torch.zeros(3, dtype=torch.uint8).random_(-1, 3)
+torch.zeros(3, dtype=torch.bool).random_(10)
+torch.zeros(3).random_(1.5)
+torch.zeros(3).random_(foo=1)
+x = torch.zeros(3, requires_grad=True).clone(); print(x.random_().grad_fn.name(), x.random_(5).grad_fn.name(), x.random_(2, 5).grad_fn.name())
+torch.ones(2, requires_grad=True).resize_(3)
+x = torch.arange(6.); print(x.resize_(2, 2), x.shape, torch.ones(2).resize_((1,)), torch.ones(2).resize_(2, 2).shape)
+print(torch.arange(6).view(2, 3)[1].untyped_storage().size(), torch.tensor([True, False]).untyped_storage(), torch.tensor([]).untyped_storage(), torch.ones(1).untyped_storage()[3])
+"""
+
+
+@pytest.mark.parametrize("code", cases(MISSING_OPS))
+def test_missing_operations(code):
+    assert_same(code)
+
+
+def test_storage():
+    assert_same("x = torch.tensor([1.5, 2.], dtype=torch.float64); s = x.storage(); print(type(s).__name__, s.size(), "
+                "len(s), s.dtype, s.device, s.tolist(), s.nbytes(), s[0], s.data_ptr() == x.data_ptr())\n"
+                "print(torch.arange(6).view(2, 3)[1].storage(), torch.tensor([]).storage())\n"
+                "print(type(torch.ones(1).untyped_storage()).__name__)", check_warnings=False)

@@ -13,7 +13,7 @@
 """
 
 from . import functional, init
-from .activation import LogSoftmax, Sigmoid, Softmax, Tanh
+from .activation import LogSoftmax, Sigmoid, Softmax, Softplus, Tanh
 from .layers import Dropout, Flatten, Identity, Linear, MSELoss, ReLU, Sequential
 from .loss import BCELoss, BCEWithLogitsLoss, CrossEntropyLoss, L1Loss, NLLLoss
 from .module import Module
@@ -21,7 +21,7 @@ from .parallel import DataParallel
 from .parameter import Parameter
 
 __all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential", "MSELoss", "Identity", "Flatten", "Dropout",
-           "Sigmoid", "Tanh", "Softmax", "LogSoftmax", "L1Loss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
+           "Sigmoid", "Tanh", "Softmax", "Softplus", "LogSoftmax", "L1Loss", "NLLLoss", "CrossEntropyLoss", "BCELoss",
            "BCEWithLogitsLoss", "DataParallel", "functional", "init", "parallel"]
 
 

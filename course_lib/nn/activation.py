@@ -1,4 +1,4 @@
-"""Activation layers: ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax`` (``ReLU`` is in ``layers.py``).
+"""Activation layers: ``Sigmoid``, ``Tanh``, ``Softmax``, ``LogSoftmax``, ``Softplus`` (``ReLU`` is in ``layers.py``).
 
 Each is a Module without parameters whose ``forward`` calls the function of
 the same name; the shape and dtype of the input are kept.
@@ -8,7 +8,7 @@ from ..ops.math import sigmoid, tanh
 from . import functional as F
 from .module import Module
 
-__all__ = ["Sigmoid", "Tanh", "Softmax", "LogSoftmax"]
+__all__ = ["Sigmoid", "Tanh", "Softmax", "LogSoftmax", "Softplus"]
 
 
 class Sigmoid(Module):
@@ -59,3 +59,18 @@ class LogSoftmax(Module):
 
     def extra_repr(self):
         return f"dim={self.dim}"
+
+
+class Softplus(Module):
+    """``F.softplus`` as a layer: ``log(1 + exp(beta * x)) / beta``. Mirrors ``torch.nn.Softplus``."""
+
+    def __init__(self, beta=1.0, threshold=20.0):
+        super().__init__()
+        self.beta = beta
+        self.threshold = threshold
+
+    def forward(self, input):
+        return F.softplus(input, self.beta, self.threshold)
+
+    def extra_repr(self):
+        return f"beta={self.beta}, threshold={self.threshold}"

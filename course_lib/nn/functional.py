@@ -18,16 +18,17 @@ import numpy as np
 from .. import _dtype
 from .._arguments import tensor_expected, type_name
 from .._tensor import Tensor
-from ..autograd.function import Op
+from ..autograd.function import Elementwise, Op
 from ..ops import _dispatch as D
 from ..ops import linalg as L
 from ..ops import softmax as _softmax
 from ..ops import views as V
+from ..ops.math import precise as _precise
 from ..ops.math import relu as _relu
 
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout", "mse_loss", "l1_loss",
            "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot",
-           "normalize"]
+           "normalize", "softplus"]
 
 
 # ---------------------------------------------------------------------------
@@ -151,6 +152,53 @@ def sigmoid(input):
 def tanh(input):
     """``tanh(x)`` element-wise (``input.tanh()``). Mirrors ``torch.nn.functional.tanh``."""
     return input.tanh()
+
+
+# ---------------------------------------------------------------------------
+# softplus
+# ---------------------------------------------------------------------------
+
+class Softplus(Elementwise):
+    """``log(1 + exp(beta * x)) / beta``, and ``x`` itself where ``beta * x > threshold`` (as PyTorch)."""
+
+    node_name = "SoftplusBackward0"
+    saved_names = ("self",)
+
+    def forward(ctx, a, beta=1, threshold=20):
+        if a.dtype.kind != "f":
+            name = _dtype.from_numpy_dtype(a.dtype)._short_name
+            raise NotImplementedError(f'"softplus_cpu" not implemented for \'{name}\'')
+        ctx.save_for_backward(a)
+        ctx.beta, ctx.threshold = beta, threshold
+        xp = D.backend_of(a)
+        b = a.dtype.type(beta)
+        ab = a * b
+        with np.errstate(over="ignore"):
+            soft = _precise(xp.log1p, _precise(xp.exp, ab)) / b     # exp rounded first, as PyTorch's kernel
+        return xp.where(ab > threshold, a, soft)
+
+    def backward(ctx, grad):
+        (a,) = ctx.saved_tensors
+        xp = D.backend_of(a)
+        ab = a * a.dtype.type(ctx.beta)
+        with np.errstate(over="ignore", invalid="ignore"):
+            z = xp.exp(ab)
+            return (xp.where(ab > ctx.threshold, grad, grad * z / (z + 1)),)
+
+
+def softplus(input, beta=1, threshold=20):
+    """``log(1 + exp(beta * x)) / beta`` element-wise, a smooth ReLU; linear (``x``) where ``beta * x > threshold``.
+    Mirrors ``torch.nn.functional.softplus``.
+
+    Floating dtypes; the result has ``input``'s shape and dtype, ``grad_fn`` ``SoftplusBackward0`` (its
+    ``_saved_beta`` and ``_saved_threshold`` are the numbers given).
+
+    Raises:
+        TypeError: a non-tensor input. NotImplementedError: an integer tensor (PyTorch's messages).
+    """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("softplus", input)
+    return D.record(Softplus, (input,), (input._data,), {"beta": beta, "threshold": threshold})
 
 
 # ---------------------------------------------------------------------------

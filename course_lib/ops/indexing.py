@@ -404,6 +404,24 @@ class Normal(Fill):
     node_name = "NormalBackward0"
 
 
+class RandomFromTo(Fill):
+    """``random_(from, to)``: ``value`` holds the random integers."""
+
+    node_name = "RandomBackward0"
+
+
+class RandomTo(Fill):
+    """``random_(to)``."""
+
+    node_name = "RandomBackward1"
+
+
+class Random(Fill):
+    """``random_()``."""
+
+    node_name = "RandomBackward2"
+
+
 class FillTensor(Op):
     """``fill_(0-d tensor)`` (also ``x[...] = number``): the value gets the sum of the gradient."""
 

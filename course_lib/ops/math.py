@@ -15,7 +15,8 @@ from ..autograd.function import Elementwise
 from . import _dispatch as D
 
 __all__ = ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "square",
-           "sin", "cos", "tan", "tanh", "sigmoid", "relu", "floor", "ceil", "round", "trunc", "sign",
+           "sin", "cos", "tan", "tanh", "acos", "asin", "atan", "arccos", "arcsin", "arctan", "sigmoid", "relu",
+           "floor", "ceil", "round", "trunc", "sign",
            "clamp", "clip", "clamp_min", "clamp_max", "where", "isnan", "isinf", "isfinite", "erf"]
 
 
@@ -224,6 +225,52 @@ class Tan(Elementwise):
     def backward(ctx, grad):
         (result,) = ctx.saved_tensors
         return (grad * (1 + result * result),)
+
+
+class Acos(Elementwise):
+    node_name = "AcosBackward0"
+    saved_names = ("self",)
+    int_to_float = True
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with _quiet():
+            return precise(_xp(a).arccos, a)
+
+    def backward(ctx, grad):                 # PyTorch: grad * -((-self * self + 1).rsqrt())
+        (a,) = ctx.saved_tensors
+        with _quiet():
+            return (grad * -(1 / _xp(a).sqrt(-a * a + 1)),)
+
+
+class Asin(Elementwise):
+    node_name = "AsinBackward0"
+    saved_names = ("self",)
+    int_to_float = True
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        with _quiet():
+            return precise(_xp(a).arcsin, a)
+
+    def backward(ctx, grad):                 # PyTorch: grad * (-self * self + 1).rsqrt()
+        (a,) = ctx.saved_tensors
+        with _quiet():
+            return (grad * (1 / _xp(a).sqrt(-a * a + 1)),)
+
+
+class Atan(Elementwise):
+    node_name = "AtanBackward0"
+    saved_names = ("self",)
+    int_to_float = True
+
+    def forward(ctx, a):
+        ctx.save_for_backward(a)
+        return precise(_xp(a).arctan, a)
+
+    def backward(ctx, grad):                 # PyTorch: grad / (self * self + 1)
+        (a,) = ctx.saved_tensors
+        return (grad / (a * a + 1),)
 
 
 class Tanh(Elementwise):
@@ -454,6 +501,10 @@ sin = _unary_function(Sin, "sin", "Sine (radians), element-wise.")
 cos = _unary_function(Cos, "cos", "Cosine (radians), element-wise.")
 tan = _unary_function(Tan, "tan", "Tangent (radians), element-wise.")
 tanh = _unary_function(Tanh, "tanh", "Hyperbolic tangent, element-wise, in (-1, 1).")
+acos = _unary_function(Acos, "acos", "Inverse cosine, element-wise, in [0, pi]; nan outside [-1, 1].")
+asin = _unary_function(Asin, "asin", "Inverse sine, element-wise, in [-pi/2, pi/2]; nan outside [-1, 1].")
+atan = _unary_function(Atan, "atan", "Inverse tangent, element-wise, in (-pi/2, pi/2).")
+arccos, arcsin, arctan = acos, asin, atan
 sigmoid = _unary_function(Sigmoid, "sigmoid", "The logistic function 1 / (1 + exp(-x)), in (0, 1).")
 relu = _unary_function(Relu, "relu", "max(x, 0), element-wise (keeps the dtype).")
 floor = _unary_function(Floor, "floor", "Round down, element-wise.")
