@@ -21,7 +21,7 @@ way PyTorch does (``zeros(2, 3)``, ``zeros((2, 3))``, ``zeros([2, 3])``).
 import numpy as np
 
 __all__ = ["Signature", "invalid_arguments", "int_list", "parse", "missing_attribute", "tensor_expected", "type_name",
-           "wrong_arguments"]
+           "listing_order", "unknown_keywords", "wrong_arguments"]
 
 
 def type_name(obj):
@@ -280,6 +280,19 @@ def _missing_args(name, sig, start):
                      f": {', '.join(missing)}")
 
 
+def unknown_keywords(name, signatures, args, kwargs, **options):
+    """The TypeError PyTorch raises for ``name(*args, **kwargs)`` where ``kwargs`` holds keywords no overload takes
+    (``randn(2, 3, foo=1)``: "randn() received an invalid combination of arguments - got (int, int, foo=int), but
+    expected one of: ...").  ``options`` are the function's own keyword arguments: those not at their default
+    (None or False) are listed too (as if given before the unknown ones: Python does not tell the order).
+
+    A function takes ``**kwargs`` and calls this only when ``kwargs`` is not empty, so calls that fit pay nothing.
+    """
+    kwargs = listing_order({**{k: v for k, v in options.items() if v is not None and v is not False}, **kwargs})
+    return invalid_arguments(name, signatures, args, kwargs) or TypeError(
+        _format_invalid(name, [s for s in signatures if not s.hidden], args, kwargs))
+
+
 def invalid_arguments(name, signatures, args, kwargs=None):
     """The TypeError PyTorch raises for ``name(*args, **kwargs)`` that fits none of ``signatures``.
 
@@ -331,6 +344,48 @@ def _describe(obj):
             return f"tuple of ({inner}{',' if len(obj) == 1 else ''})"
         return f"list of [{inner}]"
     return type_name(obj)
+
+
+_M64 = (1 << 64) - 1
+_MUL = 0xc6a4a7935bd1e995
+
+
+def _hash_string(key):
+    """``std::hash<std::string>`` of libstdc++ (its 64-bit ``_Hash_bytes``, MurmurHash2 with seed 0xc70f6907)."""
+    def shift_mix(v):
+        return v ^ (v >> 47)
+    data = key.encode()
+    n = len(data)
+    aligned = n & ~7
+    h = (0xc70f6907 ^ (n * _MUL)) & _M64
+    for i in range(0, aligned, 8):
+        h ^= (shift_mix((int.from_bytes(data[i:i + 8], "little") * _MUL) & _M64) * _MUL) & _M64
+        h = (h * _MUL) & _M64
+    if n & 7:
+        h ^= int.from_bytes(data[aligned:], "little")
+        h = (h * _MUL) & _M64
+    h = (shift_mix(h) * _MUL) & _M64
+    return shift_mix(h)
+
+
+def _unordered_keys(keys):
+    """``keys`` in the order a libstdc++ ``std::unordered_map<std::string, ...>`` filled with them in this order
+    iterates them: PyTorch's message lists the keyword arguments that way (``got (std=float, mean=float, )`` for
+    ``normal(mean=0.0, std=1.0)``).  Up to 13 keys the map has 13 buckets; a key whose bucket is empty goes to the
+    front of the list, one whose bucket is taken goes before that bucket's first key."""
+    buckets = 13 if len(keys) <= 13 else 29
+    order = []
+    for key in keys:
+        b = _hash_string(key) % buckets
+        same = [i for i, k in enumerate(order) if _hash_string(k) % buckets == b]
+        order.insert(same[0] if same else 0, key)
+    return order
+
+
+def listing_order(kwargs):
+    """``kwargs`` (a dict in the order of the call) reordered as PyTorch's message lists them (see
+    ``_unordered_keys``); pass the result to ``invalid_arguments``, which lists keywords as it gets them."""
+    return {k: kwargs[k] for k in _unordered_keys(list(kwargs))}
 
 
 def _arg_desc(args, kwargs):

@@ -20,7 +20,7 @@ import warnings
 import numpy as np
 
 from . import _dtype
-from ._arguments import Signature, int_list, invalid_arguments, type_name
+from ._arguments import Signature, int_list, invalid_arguments, type_name, unknown_keywords
 from ._device import backend_of, device_of, module_for, resolve, to_numpy
 from ._fma import fma
 from ._size import Size
@@ -492,14 +492,17 @@ _EYE = (Signature(f"(int n, *, Tensor out = None, {_OPTIONS})"),
         Signature(f"(int n, int m, *, Tensor out = None, {_OPTIONS})"))
 
 
-def eye(n, m=_MISSING, *, out=None, dtype=None, layout=None, device=None, requires_grad=False):
+def eye(n, m=_MISSING, *extra, out=None, dtype=None, layout=None, device=None, requires_grad=False, **kwargs):
     """The ``n x m`` identity matrix (``m = n`` by default). Mirrors ``torch.eye``.
 
     Raises:
-        RuntimeError: a negative size. TypeError: sizes that are not ints.
+        RuntimeError: a negative size. TypeError: sizes that are not ints, other arguments (PyTorch's messages).
     """
+    args = (n,) if m is _MISSING else (n, m) + extra
+    if extra or kwargs:
+        raise unknown_keywords("eye", _EYE, args, kwargs, out=out, dtype=dtype, layout=layout, device=device,
+                               requires_grad=requires_grad)
     dt = _keywords("eye", dtype, requires_grad) or _dtype.get_default_dtype()
-    args = (n,) if m is _MISSING else (n, m)
     if not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
         raise invalid_arguments("eye", _EYE, args)
     if n < 0:
@@ -539,7 +542,7 @@ def _range_keywords(args, start, end, step):
 
 
 def arange(*args, start=_MISSING, end=_MISSING, step=_MISSING, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False):
+           requires_grad=False, **kwargs):
     """Evenly spaced values in ``[start, end)`` with ``step``: ``arange(end)``, ``arange(start, end)``,
     ``arange(start, end, step)``.  int64 when all of them are ints, else the default float dtype.
     Mirrors ``torch.arange``.
@@ -553,6 +556,10 @@ def arange(*args, start=_MISSING, end=_MISSING, step=_MISSING, out=None, dtype=N
             ``end``, or a non-finite bound (PyTorch's messages).
         TypeError: arguments that are not numbers.
     """
+    if kwargs:
+        given = {k: v for k, v in (("start", start), ("end", end), ("step", step)) if v is not _MISSING}
+        raise unknown_keywords("arange", _ARANGE, args, {**given, **kwargs}, out=out, dtype=dtype, layout=layout,
+                               device=device, requires_grad=requires_grad)
     if start is not _MISSING or end is not _MISSING or step is not _MISSING:
         args = _range_keywords(args, start, end, step)
     dt = _keywords("arange", dtype, requires_grad)
@@ -751,6 +758,8 @@ def legacy_new(dt, args, kwargs, cls=Tensor):
         t = wrap(a._data)
         t._storage, t._version_ref = a._storage, a._version_counter()
         return t
+    if len(args) > 1 and not isinstance(a, (int, np.integer, Tensor)):     # Tensor([1, 2], [3]): no overload
+        raise invalid_arguments("new", _LEGACY, args, kwargs)
     if isinstance(a, Size) or len(args) > 1 or isinstance(a, (int, np.integer)) and not isinstance(a, bool):
         shape = int_list("new", "size", args)
         for n in shape:

@@ -30,7 +30,7 @@ import math
 import numpy as np
 
 from . import _dtype
-from ._arguments import Signature, _format_invalid, invalid_arguments, type_name
+from ._arguments import Signature, _format_invalid, invalid_arguments, listing_order, type_name, unknown_keywords
 from ._creation import _MISSING, _finish, _keywords, allocation_error, parse_size, size_keyword
 from ._fma import fma
 from ._tensor import Tensor
@@ -287,13 +287,17 @@ def _size_signatures():
 
 
 def rand(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-         pin_memory=False):
+         pin_memory=False, **kwargs):
     """Uniform random numbers in ``[0, 1)`` of the given shape (float32 by default). Mirrors ``torch.rand``.
 
     Raises:
         NotImplementedError: an integer ``dtype`` (PyTorch's message).
         TypeError: a size that is not a tuple of ints. RuntimeError: a negative size.
     """
+    if kwargs:
+        raise unknown_keywords("rand", _size_signatures(), sizes, kwargs, size=None if size is _MISSING else size,
+                               generator=generator, out=out, dtype=dtype, layout=layout, device=device,
+                               requires_grad=requires_grad, pin_memory=pin_memory)
     dt = _float_dtype("rand", dtype, requires_grad, "check_uniform_bounds")
     if size is not _MISSING:
         sizes = size_keyword("rand", sizes, size, _size_signatures())
@@ -306,13 +310,17 @@ def rand(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=Non
 
 
 def randn(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
-          pin_memory=False):
+          pin_memory=False, **kwargs):
     """Standard normal random numbers (mean 0, variance 1) of the given shape. Mirrors ``torch.randn``.
 
     Raises:
         NotImplementedError: an integer ``dtype``.
         TypeError: a size that is not a tuple of ints. RuntimeError: a negative size.
     """
+    if kwargs:
+        raise unknown_keywords("randn", _size_signatures(), sizes, kwargs, size=None if size is _MISSING else size,
+                               generator=generator, out=out, dtype=dtype, layout=layout, device=device,
+                               requires_grad=requires_grad, pin_memory=pin_memory)
     dt = _float_dtype("randn", dtype, requires_grad, "normal_kernel_cpu")
     if size is not _MISSING:
         sizes = size_keyword("randn", sizes, size, _size_signatures())
@@ -383,8 +391,8 @@ _NORMAL = (Signature("(Tensor mean, Tensor std, *, torch.Generator generator = N
                      f"{_OPTIONS})"))
 
 
-def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None, layout=None, device=None,
-           requires_grad=False, pin_memory=False):
+def normal(*args, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
+           pin_memory=False, **kwargs):
     """Normal random numbers with the given ``mean`` and standard deviation ``std`` (variance
     ``std**2``). Mirrors ``torch.normal``.
 
@@ -397,7 +405,14 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
         TypeError: two numbers without a ``size``.
     """
     rng = _rng(generator)
-    given = (mean, std) + ((size,) if size is not None else ())
+    if kwargs or len(args) != 2:             # mean, std, size given by keyword (or missing): read as PyTorch reads them
+        options = {k: v for k, v in (("generator", generator), ("out", out), ("dtype", dtype), ("layout", layout),
+                                     ("device", device), ("requires_grad", requires_grad),
+                                     ("pin_memory", pin_memory)) if v is not None and v is not False}
+        mean, std, size = _normal_arguments(args, kwargs, options)
+    else:
+        (mean, std), size = args, None
+    given = (args, listing_order(kwargs))
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
         from ._broadcast import broadcast_shape
         if size is not None or not isinstance(mean, (Tensor, *_NUMBER)) or not isinstance(std, (Tensor, *_NUMBER)):
@@ -434,9 +449,23 @@ def normal(mean=0.0, std=1.0, size=None, *, generator=None, out=None, dtype=None
 _NUMBER = (int, float, np.integer, np.floating)
 
 
+def _normal_arguments(args, kwargs, options):
+    """``(mean, std, size)`` from ``normal``'s positional and keyword arguments, or PyTorch's TypeError."""
+    names = ("mean", "std", "size")
+    bound = dict(zip(names, args))
+    if len(args) > 3 or any(k not in names or k in bound for k in kwargs) or "mean" not in bound and \
+            "mean" not in kwargs:
+        raise _normal_error((args, listing_order({**kwargs, **options})))
+    bound.update(kwargs)
+    if "std" not in bound and not isinstance(bound["mean"], Tensor):
+        raise _normal_error((args, listing_order({**kwargs, **options})))
+    return bound["mean"], bound.get("std", 1.0), bound.get("size")
+
+
 def _normal_error(given):
-    return invalid_arguments("normal", _NORMAL, given) or TypeError(
-        _format_invalid("normal", _NORMAL, given, {}))
+    args, kwargs = given
+    return invalid_arguments("normal", _NORMAL, args, kwargs) or TypeError(
+        _format_invalid("normal", _NORMAL, args, kwargs))
 
 
 def rand_like(input, *, dtype=None, layout=None, device=None, requires_grad=False, memory_format=None):

@@ -170,3 +170,55 @@ def test_storage():
                 "len(s), s.dtype, s.device, s.tolist(), s.nbytes(), s[0], s.data_ptr() == x.data_ptr())\n"
                 "print(torch.arange(6).view(2, 3)[1].storage(), torch.tensor([]).storage())\n"
                 "print(type(torch.ones(1).untyped_storage()).__name__)", check_warnings=False)
+
+
+ARGUMENT_MESSAGES = r"""
+torch.normal(mean=0.0, std=1.0)
+torch.normal(2.0, 3.0, size=4)
+torch.normal(torch.zeros(2), std=1.0, size=(2,))
+torch.normal(std=1.0)
+torch.normal(2.0)
+torch.normal(2.0, 3.0, 4, 5)
+torch.manual_seed(0); print(torch.normal(torch.zeros(3), std=2.0), torch.normal(mean=torch.zeros(2), std=torch.ones(2)), torch.normal(1.0, 2.0, size=(2,)), torch.normal(mean=1.0, std=2.0, size=(3,)), torch.normal(torch.ones(2)))
+torch.randn(2, 3, foo=1)
+torch.rand(2, bar=1)
+torch.randn(2, foo=1, bar=2, baz=3)
+torch.randn(2, a=1, b=2, c=3, d=4)
+torch.rand(2, dtype=torch.float32, foo=1)
+torch.eye(3, 4, 5)
+torch.eye(3, foo=1)
+torch.arange(5, foo=1)
+torch.Tensor([1, 2], [3])
+torch.ones(2).add(1, 2)
+torch.ones(2).sub(1, 2)
+torch.add(torch.ones(2), 1, 2)
+torch.ones(2).add(1, foo=2)
+"""
+
+
+@pytest.mark.parametrize("code", cases(ARGUMENT_MESSAGES))
+def test_argument_messages(code):
+    assert_same(code, check_warnings=False)      # the deprecated-overload warning comes once per process
+
+
+def test_deprecated_add_overload_warns_once_with_pytorchs_text():
+    from course_lib.ops import arithmetic
+    saved = list(arithmetic._DEPRECATED_WARNED)
+    arithmetic._DEPRECATED_WARNED.clear()
+    try:
+        with pytest.warns(UserWarning) as record:
+            assert course_lib.ones(2).sub(1, 2).tolist() == [-1.0, -1.0]
+            assert course_lib.ones(2).add(1, 2).tolist() == [3.0, 3.0]
+        assert [str(w.message) for w in record] == [
+            "This overload of sub is deprecated:\n\tsub(Number alpha, Tensor other)\nConsider using one of the "
+            "following signatures instead:\n\tsub(Tensor other, *, Number alpha = 1) (Triggered internally at "
+            "/__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)"]
+    finally:
+        arithmetic._DEPRECATED_WARNED[:] = saved or [True]
+
+
+def test_keywords_listed_in_pytorchs_order():
+    from course_lib._arguments import listing_order
+    assert list(listing_order(dict.fromkeys(["a", "b", "c", "d"]))) == ["c", "b", "d", "a"]
+    assert list(listing_order(dict.fromkeys(["mean", "std"]))) == ["std", "mean"]
+    assert list(listing_order(dict.fromkeys(["unbiased", "correction"]))) == ["correction", "unbiased"]

@@ -5,6 +5,9 @@ backward side by side.  Backward formulas may return gradients in the
 broadcast shape; the engine sums them back to each input's shape.
 """
 
+import numbers
+import warnings
+
 import numpy as np
 
 from .. import _dtype
@@ -519,7 +522,25 @@ def check_operands(name, a, b, alpha=1):
     _dtype.checked_value(alpha, result, scalar=True)      # alpha becomes a number of the result's type
 
 
-def add(input, other, *, alpha=1, out=None):
+_DEPRECATED_WARNED = []
+
+
+def _deprecated_alpha(name, other, extra, alpha):
+    """``x.add(alpha, other)``, PyTorch's deprecated overload (``add(Number alpha, Tensor other)``): its warning,
+    then ``(other, alpha)``; Python's TypeError for other extra arguments (as before)."""
+    if len(extra) != 1 or alpha != 1 or isinstance(other, (Tensor, bool)) or not isinstance(other, numbers.Number):
+        raise TypeError(f"{name}() takes 2 positional arguments but {2 + len(extra)} were given")
+    if _DEPRECATED_WARNED:                   # PyTorch warns about a deprecated overload once per process
+        return extra[0], other
+    _DEPRECATED_WARNED.append(True)
+    warnings.warn(f"This overload of {name} is deprecated:\n\t{name}(Number alpha, Tensor other)\nConsider using one "
+                  f"of the following signatures instead:\n\t{name}(Tensor other, *, Number alpha = 1) (Triggered "
+                  "internally at /__w/pytorch/pytorch/torch/csrc/utils/python_arg_parser.cpp:1841.)", UserWarning,
+                  stacklevel=3)
+    return extra[0], other
+
+
+def add(input, other, *extra, alpha=1, out=None):
     """``input + alpha * other``, element-wise with broadcasting. Mirrors ``torch.add``.
 
     Shapes broadcast; the dtype follows PyTorch's promotion (an int tensor
@@ -530,6 +551,8 @@ def add(input, other, *, alpha=1, out=None):
             integer tensors.
         TypeError: ``other`` neither a tensor nor a number.
     """
+    if extra:                                # x.add(alpha, other): deprecated
+        other, alpha = _deprecated_alpha("add", other, extra, alpha)
     if out is not None:
         return _into(out, add(input, other, alpha=alpha), "add", (input, other))
     if not isinstance(input, Tensor):
@@ -539,12 +562,14 @@ def add(input, other, *, alpha=1, out=None):
     return D.binary(Add, "add", input, other, {"alpha": alpha} if alpha != 1 else None)
 
 
-def sub(input, other, *, alpha=1, out=None):
+def sub(input, other, *extra, alpha=1, out=None):
     """``input - alpha * other``, element-wise with broadcasting. Mirrors ``torch.sub``.
 
     Raises:
         RuntimeError: bool minus bool (PyTorch's message); shapes that do not broadcast.
     """
+    if extra:                                # x.sub(alpha, other): deprecated
+        other, alpha = _deprecated_alpha("sub", other, extra, alpha)
     if out is not None:
         return _into(out, sub(input, other, alpha=alpha), "sub", (input, other))
     if not isinstance(input, Tensor):
