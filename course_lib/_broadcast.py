@@ -8,10 +8,15 @@ each position.  ``(3, 1)`` and ``(4,)`` give ``(3, 4)``; ``(3,)`` and
 
 ``sum_to`` is the same rule run backwards: the gradient of a broadcast
 input is the output gradient summed over the positions that were
-stretched.
+stretched, added in PyTorch's order (``_sum_order``) so that gradients match
+PyTorch's bits.
 """
 
 from collections.abc import Sequence
+
+import numpy as np
+
+from ._sum_order import total
 
 __all__ = ["broadcast_shape", "broadcast_shapes_of", "sum_to"]
 
@@ -94,5 +99,6 @@ def sum_to(array, shape):
         elif size != have:
             raise ValueError("shape is not broadcastable to the array's shape")
     if axes:
-        array = array.sum(axis=tuple(axes), keepdims=True)
+        axes = tuple(axes)
+        array = total(array, axes, True) if array.__class__ is np.ndarray else array.sum(axis=axes, keepdims=True)
     return array.reshape(shape)

@@ -25,6 +25,7 @@ from ..ops import softmax as _softmax
 from ..ops import views as V
 from ..ops.math import precise as _precise
 from ..ops.math import relu as _relu
+from ..ops.reduction import _average, _total
 
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout", "mse_loss", "l1_loss",
            "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot",
@@ -218,7 +219,7 @@ class MseLoss(Op):
         sq = d * d
         if reduction == "none":
             return sq
-        return D.as_array(sq.mean() if reduction == "mean" else sq.sum())
+        return _average(sq, None, False) if reduction == "mean" else D.as_array(_total(sq))   # PyTorch's order
 
     def backward(ctx, grad):
         a, b = ctx.saved_tensors

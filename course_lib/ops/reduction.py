@@ -13,6 +13,7 @@ import numpy as np
 from .. import _dtype
 from .._arguments import tensor_expected, wrong_arguments
 from .._device import backend_of
+from .._sum_order import total
 from .._tensor import Tensor, wrap, wrap_dim
 from ..autograd.function import Op
 from . import _dispatch as D
@@ -169,26 +170,16 @@ def _reduced(out):
 _F16, _F32 = np.dtype(np.float16), np.dtype(np.float32)
 
 
-def _add_reduce(a, axes, keepdims, dtype):
-    """``a.sum(axis=axes, keepdims=keepdims, dtype=dtype)``: for NumPy arrays its ufunc directly
-    (``ndarray.sum`` is the same reduction behind a layer of Python, ~0.3 us)."""
-    if a.__class__ is np.ndarray:
-        return np.add.reduce(a, axes, dtype, None, keepdims)
-    return a.sum(axis=axes, keepdims=keepdims, dtype=dtype)
-
-
-def _total(a, axes=None, keepdims=False):
-    """``a.sum`` in ``a``'s dtype; float16 is accumulated in float32, as PyTorch does."""
-    if a.dtype == _F16:
-        return _add_reduce(a, axes, keepdims, _F32).astype(np.float16)
-    return _add_reduce(a, axes, keepdims, a.dtype)
+_total = total      # ``a.sum`` in ``a``'s dtype, added in PyTorch's order (``_sum_order``)
 
 
 def _average(a, axes, keepdims):
-    """``sum / count`` (nan for no elements), PyTorch's mean; float16 in float32, then rounded."""
+    """``sum / count`` (nan for no elements), PyTorch's mean; float16 is summed and divided in float32 (PyTorch
+    converts it first), then rounded."""
     count = math.prod([a.shape[i] for i in axes]) if axes is not None else a.size
-    acc = _F32 if a.dtype == _F16 else a.dtype
-    total = _add_reduce(a, axes, keepdims, acc)
+    half = a.dtype is _F16
+    acc = _F32 if half else a.dtype
+    total = _total(a.astype(_F32) if half else a, axes, keepdims)
     if count:
         mean = total / acc.type(count)
     else:
