@@ -61,6 +61,7 @@ for _module, _names in _SAME_AS_FUNCTION.items():
         setattr(Tensor, _name, getattr(_module, _name))
 
 Tensor.ge = A.ge
+Tensor.sum, Tensor.mean = R.sum_method, R.mean_method     # their messages differ from torch.sum's
 
 
 def _type_as(self, *args, **kwargs):

@@ -7,6 +7,7 @@ and bool sums are int64, as in PyTorch.
 
 import builtins
 import math
+import types
 
 import numpy as np
 
@@ -562,7 +563,41 @@ def _sum_dtype(x, dtype, name):
     return np.dtype(np.int64) if x.dtype.kind in "biu" else x.dtype
 
 
-def sum(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
+class _NoDim:
+    """The default of ``sum``'s and ``mean``'s ``dim``: none given (``dim=None`` is all dims, but ``keepdim``
+    without a dim is an error in PyTorch). ``method``: the default of the Tensor method, whose message differs."""
+
+    def __init__(self, method):
+        self.method = method
+
+    def __repr__(self):
+        return "None"
+
+
+_NO_DIM = _NoDim(False)
+
+
+def _method_of(function):
+    """``function`` (``sum`` or ``mean``) as a Tensor method: the same code, with a ``dim`` default that tells
+    the method's error message from the function's (no cost on the calls that fit)."""
+    method = types.FunctionType(function.__code__, function.__globals__, function.__name__,
+                                (_NoDim(True),) + function.__defaults__[1:], function.__closure__)
+    method.__kwdefaults__, method.__doc__ = function.__kwdefaults__, function.__doc__
+    return method
+
+
+def _no_dim(name, input, dim, keepdim, keepdims, dtype):
+    """The TypeError PyTorch raises for ``keepdim=`` / ``keepdims=`` without a dim."""
+    if dtype is not None:
+        return _missing_dim(name)
+    from .._arguments import FUNCTION_SIGNATURES, invalid_arguments
+    kwargs = {"keepdim": keepdim} if keepdim is not _NOT_GIVEN else {"keepdims": keepdims}
+    if dim.method:
+        return invalid_arguments(name, _signatures(*_SUM), (), kwargs)
+    return invalid_arguments(name, _signatures(*FUNCTION_SIGNATURES[name]), (input,), kwargs)
+
+
+def sum(input, dim=_NO_DIM, keepdim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
         out=_NOT_GIVEN):
     """Sum of all elements, or along ``dim`` (an int or a tuple; ``()`` means all). Mirrors ``torch.sum``.
 
@@ -576,6 +611,12 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims
     """
     if out is not _NOT_GIVEN:                  # NumPy calling the method: np.sum(t)
         raise _numpy_call("sum", axis, keepdims)
+    if dim.__class__ is _NoDim:
+        if axis is _NOT_GIVEN and (keepdim is not _NOT_GIVEN or keepdims is not _NOT_GIVEN):
+            raise _no_dim("sum", input, dim, keepdim, keepdims, dtype)
+        dim = None
+    if keepdim is _NOT_GIVEN:
+        keepdim = False
     if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
         dim, keepdim = _numpy_names("sum", dim, keepdim, axis, keepdims)
     if not isinstance(input, Tensor):
@@ -590,7 +631,7 @@ def sum(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims
     return D.record(SumDim, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})
 
 
-def mean(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
+def mean(input, dim=_NO_DIM, keepdim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
          out=_NOT_GIVEN):
     """Average of all elements, or along ``dim`` (an int or a tuple; ``()`` means all). Mirrors ``torch.mean``.
 
@@ -600,6 +641,12 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdim
     """
     if out is not _NOT_GIVEN:                  # NumPy calling the method: np.mean(t)
         raise _numpy_call("mean", axis, keepdims)
+    if dim.__class__ is _NoDim:
+        if axis is _NOT_GIVEN and (keepdim is not _NOT_GIVEN or keepdims is not _NOT_GIVEN):
+            raise _no_dim("mean", input, dim, keepdim, keepdims, dtype)
+        dim = None
+    if keepdim is _NOT_GIVEN:
+        keepdim = False
     if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
         dim, keepdim = _numpy_names("mean", dim, keepdim, axis, keepdims)
     if not isinstance(input, Tensor):
@@ -618,6 +665,9 @@ def mean(input, dim=None, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdim
     if dim is None and not keepdim:
         return D.record(Mean, (input,), (x,))
     return D.record(MeanDim, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})
+
+
+sum_method, mean_method = _method_of(sum), _method_of(mean)      # Tensor.sum, Tensor.mean
 
 
 def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
