@@ -120,7 +120,7 @@ def _threads():
         if value.isdigit() and int(value) > 0:
             return int(value)
     cores = set()
-    for path in glob.glob("/sys/devices/system/cpu/cpu[0-9]*/topology/core_cpus_list"):
+    for path in glob.glob("/sys/devices/system/cpu/cpu[0-9]*/topology/thread_siblings_list"):
         with open(path) as f:
             cores.add(f.read().strip())
     return len(cores) or os.cpu_count() or 1
@@ -192,9 +192,9 @@ def total(a, axes=None, keepdims=False):
     dtype = a.dtype
     if (axes is None and a.size < 4 or a.size > _LIMIT or a.__class__ is not np.ndarray
             or dtype not in _LANES and dtype is not _F16):
-        acc = _F32 if dtype is _F16 else dtype        # (up to 3 elements NumPy adds in turn, as PyTorch does)
-        if a.__class__ is np.ndarray:
-            out = np.add.reduce(a, axes, acc, None, keepdims)
+        acc = _F32 if dtype is _F16 else dtype
+        if a.__class__ is np.ndarray:          # from 0, as PyTorch (0.0, not -0.0); up to 3 elements in turn
+            out = np.add.reduce(a, axes, acc, None, keepdims, 0)
         else:
             out = a.sum(axis=axes, keepdims=keepdims, dtype=acc)
         return out if acc is dtype else out.astype(dtype)
@@ -204,7 +204,7 @@ def total(a, axes=None, keepdims=False):
     out = _ordered(wide, axes, half) if a.size else None
     if out is None:
         out = np.add.reduce(wide, axes)
-    out = np.asarray(out)                  # (reshaping a NumPy scalar leaks memory)
+    out = np.asarray(out) + 0              # PyTorch adds to 0: 0.0, never -0.0 (and a NumPy scalar's reshape leaks)
     if keepdims:
         out = out.reshape(tuple(1 if i in axes else n for i, n in enumerate(a.shape)))
     if half:

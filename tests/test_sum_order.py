@@ -240,6 +240,16 @@ def test_keepdim_without_dim_is_pytorchs_type_error(call, message):
         assert str(info.value) == message, engine.__name__
 
 
+def test_sums_of_negative_zeros_are_positive_zero():
+    """PyTorch adds to 0, so a sum is never -0.0 (NumPy's would be, printed ``-0.``)."""
+    for shape, dim in [((3,), None), ((10,), None), ((3, 10), 0), ((10, 3), 1), ((2, 3, 40), (0, 2))]:
+        for dtype in (course_lib.float16, course_lib.float32, course_lib.float64):
+            x = course_lib.full(shape, -0.0, dtype=dtype)
+            out = x.sum() if dim is None else x.sum(dim)
+            assert not np.signbit(out.numpy()).any(), (shape, dim, dtype)
+            assert not np.signbit((x.mean() if dim is None else x.mean(dim)).numpy()).any()
+
+
 def test_keepdim_with_dim_none_or_axis_still_works():
     x = course_lib.tensor([1., 2.])
     assert x.sum(None, True).tolist() == [3.0]
