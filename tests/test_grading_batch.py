@@ -232,8 +232,9 @@ def test_an_overrunning_submission_is_killed_with_its_kernel_and_the_batch_goes_
     folder.mkdir()
     nbformat.write(slow, folder / "a_slow.ipynb")
     nbformat.write(fixtures.filled_exercise(), folder / "b_ok.ipynb")
-    reports = grade_folder(folder, jobs=1, cell_timeout=300, submission_timeout=12)
-    assert reports[0]["status"] == "timeout" and "12 秒" in reports[0]["notes"][0]
+    # the limit leaves b_ok room on a loaded 2-core machine (a whole exercise notebook in a fresh kernel)
+    reports = grade_folder(folder, jobs=1, cell_timeout=300, submission_timeout=25)
+    assert reports[0]["status"] == "timeout" and "25 秒" in reports[0]["notes"][0]
     assert reports[1]["status"] == "graded" and reports[1]["score"] == reports[1]["max_score"]
     pid = int(pid_file.read_text())
     assert not psutil.pid_exists(pid) or psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
