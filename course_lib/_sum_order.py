@@ -59,12 +59,18 @@ def _multi_row_sum(x):
     size, lead, w = x.shape[-2], x.shape[:-2], x.shape[-1]
     step = 1 << max(4, (size - 1).bit_length() // 4 if size > 1 else 0)
     left = []                                  # what stays in the 1st, 2nd and 3rd accumulators
-    for _ in range(3):
-        whole = size // step * step
+    while len(left) < 3 and size >= step:      # (once fewer rows than a block are left, the levels above
+        whole = size // step * step            # hold zeros: they are not computed)
         left.append(_seq(x[..., whole:, :]))
         x = _seq(x[..., :whole, :].reshape(lead + (size // step, step, w)))
         size = x.shape[-2]
-    return ((left[0] + left[1]) + left[2]) + _seq(x)
+    out = _seq(x)
+    if left:
+        out = left[0]
+        for part in left[1:]:
+            out = out + part
+        out = out + _seq(x)
+    return out
 
 
 def _row_sum(x):
@@ -185,6 +191,35 @@ def _ordered(a, axes, half):
     return out.reshape(tuple(n for d, n in enumerate(a.shape) if d not in axes))
 
 
+def _small_full_sum(x, lanes):
+    """The fast path of ``_full_sum`` for a contiguous 1-D float32/float64 ``x`` of 4 to 1024 * lanes - 1
+    elements (a loss, a gradient summed back to a scalar): the same order in a few NumPy calls, the cascade
+    of ``multi_row_sum`` cut to the two levels such a size reaches."""
+    n = x.shape[0]
+    if n < lanes:                              # scalar_inner_sum: four accumulators, one holding the 5th-7th
+        v = x.tolist()                         # (Python floats; a NumPy float32 + a float stays float32)
+        first = x.dtype.type(v[0])
+        for e in v[4:]:
+            first = first + e
+        return x.dtype.type(0) + (((first + v[1]) + v[2]) + v[3])
+    width, vec, rest = lanes, x[:n // lanes * lanes].reshape(-1, lanes), x[n // lanes * lanes:].tolist()
+    m = vec.shape[0] // 4                      # row_sum: rows of 4 vectors, 1-3 vectors left over
+    rows = vec[:4 * m].reshape(m, 4 * width)
+    whole = m // 16 * 16                       # multi_row_sum: blocks of 16 rows, then the rows left
+    parts = np.add.reduce(rows[whole:], 0)
+    if whole:
+        parts = parts + np.add.reduce(np.add.reduce(rows[:whole].reshape(-1, 16, 4 * width), 1), 0)
+    parts = parts.reshape(4, width)
+    first = parts[0]
+    for row in vec[4 * m:]:
+        first = first + row
+    acc = (((first + parts[1]) + parts[2]) + parts[3]).tolist()
+    out = x.dtype.type(0)
+    for v in (*rest, *acc):
+        out = out + v
+    return out
+
+
 def total(a, axes=None, keepdims=False):
     """``np.add.reduce(a, axes, keepdims=keepdims)`` in ``a``'s dtype (float16 accumulated in float32, as
     PyTorch does), added in PyTorch's order for float16, float32 and float64 NumPy arrays (of up to 2**20
@@ -198,6 +233,15 @@ def total(a, axes=None, keepdims=False):
         else:
             out = a.sum(axis=axes, keepdims=keepdims, dtype=acc)
         return out if acc is dtype else out.astype(dtype)
+    lanes = _LANES.get(dtype)
+    if (lanes and 4 <= a.size < 1024 * lanes and a.flags.c_contiguous
+            and (axes is None or len(axes) == a.ndim)):  # a small full sum: the fast path
+        out = np.asarray(_small_full_sum(a.reshape(-1), lanes) + 0)
+        return out.reshape((1,) * a.ndim) if keepdims else out
+    if (lanes and a.ndim == 2 and axes == (0,) and a.shape[0] > 1 and a.shape[1] > 1
+            and a.flags.c_contiguous):         # a bias gradient (batch, features) -> (features,): no layout analysis
+        out = _outer_sum(a[None])[0] + 0
+        return out[None] if keepdims else out
     axes = tuple(range(a.ndim)) if axes is None else axes
     half = dtype is _F16
     wide = a.astype(_F32) if half else a
