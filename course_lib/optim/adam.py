@@ -55,10 +55,7 @@ class Adam(Optimizer):
 
     def step(self, closure=None):
         """Apply one Adam update to every parameter that has a gradient; return ``closure()``'s loss if given."""
-        loss = None
-        if closure is not None:
-            with grad_mode.enable_grad():
-                loss = closure()
+        loss = self._loss_of(closure)
         with grad_mode.no_grad():
             for group in self.param_groups:
                 for p in group["params"]:

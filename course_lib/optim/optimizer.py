@@ -4,6 +4,7 @@ import warnings
 from collections import defaultdict
 
 from .._tensor import Tensor
+from ..autograd import grad_mode
 from ..nn.module import typename
 
 __all__ = ["Optimizer", "required"]
@@ -97,6 +98,15 @@ class Optimizer:
     def step(self, closure=None):
         """Update the parameters from their ``.grad`` (subclasses define it)."""
         raise NotImplementedError
+
+    @staticmethod
+    def _loss_of(closure):
+        """What ``step(closure)`` returns: ``closure()`` run with grad mode on (it recomputes the loss and
+        calls backward), or None without a closure."""
+        if closure is None:
+            return None
+        with grad_mode.enable_grad():
+            return closure()
 
     def state_dict(self):
         """``{'state': {index: {...}}, 'param_groups': [{options..., 'params': [indices]}]}``: the
