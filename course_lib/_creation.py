@@ -784,35 +784,38 @@ def legacy_new(dt, args, kwargs, cls=Tensor):
 
 class _LegacyTensorType(type):
     """Metaclass of ``torch.FloatTensor`` and friends: calling one builds a tensor of its dtype, and
-    ``isinstance(t, torch.FloatTensor)`` checks the dtype (and that ``t`` is on the CPU)."""
+    ``isinstance(t, torch.FloatTensor)`` checks the dtype and the device type (``_device_type``: "cpu" here,
+    "cuda" for ``torch.cuda.FloatTensor``, see ``cuda.py``)."""
 
     def __call__(cls, *args, **kwargs):
         return legacy_new(cls._dtype_of_type, args, kwargs, cls)
 
     def __instancecheck__(cls, obj):
         return isinstance(obj, Tensor) and obj._data.dtype == cls._dtype_of_type.numpy_dtype \
-            and device_of(obj._data).type == "cpu"
+            and device_of(obj._data).type == cls._device_type
 
     def __repr__(cls):
-        return f"<class 'torch.{cls.__name__}'>"
+        return f"<class '{cls.__module__}.{cls.__name__}'>"
 
     @property
     def dtype(cls):
         return cls._dtype_of_type
 
 
-def _legacy_type(name, dt):
-    return _LegacyTensorType(name, (), {"_dtype_of_type": dt, "__module__": "torch",
-                                        "__doc__": f"Legacy constructor for {dt!r} CPU tensors "
-                                                   f"(``torch.{name}``)."})
+LEGACY_DTYPES = {"FloatTensor": _dtype.float32, "DoubleTensor": _dtype.float64, "HalfTensor": _dtype.float16,
+                 "IntTensor": _dtype.int32, "LongTensor": _dtype.int64, "ShortTensor": _dtype.int16,
+                 "CharTensor": _dtype.int8, "ByteTensor": _dtype.uint8, "BoolTensor": _dtype.bool}
 
 
-FloatTensor = _legacy_type("FloatTensor", _dtype.float32)
-DoubleTensor = _legacy_type("DoubleTensor", _dtype.float64)
-HalfTensor = _legacy_type("HalfTensor", _dtype.float16)
-IntTensor = _legacy_type("IntTensor", _dtype.int32)
-LongTensor = _legacy_type("LongTensor", _dtype.int64)
-ShortTensor = _legacy_type("ShortTensor", _dtype.int16)
-CharTensor = _legacy_type("CharTensor", _dtype.int8)
-ByteTensor = _legacy_type("ByteTensor", _dtype.uint8)
-BoolTensor = _legacy_type("BoolTensor", _dtype.bool)
+def legacy_types(metaclass=_LegacyTensorType, module="torch", device_type="cpu"):
+    """The nine legacy tensor types (``FloatTensor`` ... ``BoolTensor``) of ``module``, by name."""
+    return {name: metaclass(name, (), {"_dtype_of_type": dt, "_device_type": device_type, "__module__": module,
+                                       "__doc__": f"Legacy constructor for {dt!r} {device_type.upper()} "
+                                                  f"tensors (``{module}.{name}``)."})
+            for name, dt in LEGACY_DTYPES.items()}
+
+
+_TYPES = legacy_types()
+FloatTensor, DoubleTensor, HalfTensor = _TYPES["FloatTensor"], _TYPES["DoubleTensor"], _TYPES["HalfTensor"]
+IntTensor, LongTensor, ShortTensor = _TYPES["IntTensor"], _TYPES["LongTensor"], _TYPES["ShortTensor"]
+CharTensor, ByteTensor, BoolTensor = _TYPES["CharTensor"], _TYPES["ByteTensor"], _TYPES["BoolTensor"]

@@ -10,7 +10,8 @@ simulated CUDA device backed by NumPy, so that code written for a GPU runs,
 prints and fails exactly as on a GPU on a machine that has none.
 """
 
-from . import _device, _dtype
+from . import _device
+from ._creation import _LegacyTensorType, legacy_new, legacy_types
 
 __all__ = ["is_available", "device_count", "current_device", "synchronize", "get_device_name",
            "get_device_properties", "device", "init", "is_initialized", "set_device",
@@ -230,41 +231,17 @@ def is_simulated():
     return _device.cuda_backend() is _cuda_sim.module
 
 
-class _CudaTensorType(type):
+class _CudaTensorType(_LegacyTensorType):
     """Metaclass of ``torch.cuda.FloatTensor`` and friends: calling one builds a CUDA tensor of its dtype
     (TypeError without CUDA, as PyTorch's CPU build), ``isinstance`` checks dtype and device."""
 
     def __call__(cls, *args, **kwargs):
         if _device.cuda_backend() is None:
             raise TypeError(f"type torch.cuda.{cls.__name__} not available. Torch not compiled with CUDA enabled.")
-        from ._creation import legacy_new
         return legacy_new(cls._dtype_of_type, args, kwargs).to("cuda")
 
-    def __instancecheck__(cls, obj):
-        from ._tensor import Tensor
-        return isinstance(obj, Tensor) and obj._data.dtype == cls._dtype_of_type.numpy_dtype \
-            and _device.device_of(obj._data).type == "cuda"
 
-    def __repr__(cls):
-        return f"<class 'torch.cuda.{cls.__name__}'>"
-
-    @property
-    def dtype(cls):
-        return cls._dtype_of_type
-
-
-def _cuda_type(name, dt):
-    return _CudaTensorType(name, (), {"_dtype_of_type": dt, "__module__": "torch.cuda",
-                                      "__doc__": f"Legacy constructor for {dt!r} CUDA tensors "
-                                                 f"(``torch.cuda.{name}``)."})
-
-
-FloatTensor = _cuda_type("FloatTensor", _dtype.float32)
-DoubleTensor = _cuda_type("DoubleTensor", _dtype.float64)
-HalfTensor = _cuda_type("HalfTensor", _dtype.float16)
-IntTensor = _cuda_type("IntTensor", _dtype.int32)
-LongTensor = _cuda_type("LongTensor", _dtype.int64)
-ShortTensor = _cuda_type("ShortTensor", _dtype.int16)
-CharTensor = _cuda_type("CharTensor", _dtype.int8)
-ByteTensor = _cuda_type("ByteTensor", _dtype.uint8)
-BoolTensor = _cuda_type("BoolTensor", _dtype.bool)
+_TYPES = legacy_types(_CudaTensorType, "torch.cuda", "cuda")
+FloatTensor, DoubleTensor, HalfTensor = _TYPES["FloatTensor"], _TYPES["DoubleTensor"], _TYPES["HalfTensor"]
+IntTensor, LongTensor, ShortTensor = _TYPES["IntTensor"], _TYPES["LongTensor"], _TYPES["ShortTensor"]
+CharTensor, ByteTensor, BoolTensor = _TYPES["CharTensor"], _TYPES["ByteTensor"], _TYPES["BoolTensor"]
