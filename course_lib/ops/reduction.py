@@ -597,6 +597,25 @@ def _no_dim(name, input, dim, keepdim, keepdims, dtype):
     return invalid_arguments(name, _signatures(*FUNCTION_SIGNATURES[name]), (input,), kwargs)
 
 
+def _sum_mean_args(name, input, dim, keepdim, dtype, axis, keepdims, out):
+    """The checked ``(dim, keepdim)`` of ``sum``/``mean`` (``name``): NumPy's ``axis=``/``keepdims=`` spellings
+    read, and PyTorch's errors for a NumPy call (np.sum(t)), ``keepdim`` without a dim, a non-tensor input
+    and bad dims."""
+    if out is not _NOT_GIVEN:                  # NumPy calling the method: np.sum(t)
+        raise _numpy_call(name, axis, keepdims)
+    if dim.__class__ is _NoDim:
+        if axis is _NOT_GIVEN and (keepdim is not _NOT_GIVEN or keepdims is not _NOT_GIVEN):
+            raise _no_dim(name, input, dim, keepdim, keepdims, dtype)
+        dim = None
+    if keepdim is _NOT_GIVEN:
+        keepdim = False
+    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
+        dim, keepdim = _numpy_names(name, dim, keepdim, axis, keepdims)
+    if not isinstance(input, Tensor):
+        raise _wrong_arguments(name, input, dim, keepdim, None)
+    return _check_args(name, _SUM, dim, keepdim), keepdim
+
+
 def sum(input, dim=_NO_DIM, keepdim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
         out=_NOT_GIVEN):
     """Sum of all elements, or along ``dim`` (an int or a tuple; ``()`` means all). Mirrors ``torch.sum``.
@@ -609,19 +628,7 @@ def sum(input, dim=_NO_DIM, keepdim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN, 
         IndexError: ``dim`` out of range. RuntimeError: a dim listed twice.
         TypeError: arguments of other types (PyTorch's message).
     """
-    if out is not _NOT_GIVEN:                  # NumPy calling the method: np.sum(t)
-        raise _numpy_call("sum", axis, keepdims)
-    if dim.__class__ is _NoDim:
-        if axis is _NOT_GIVEN and (keepdim is not _NOT_GIVEN or keepdims is not _NOT_GIVEN):
-            raise _no_dim("sum", input, dim, keepdim, keepdims, dtype)
-        dim = None
-    if keepdim is _NOT_GIVEN:
-        keepdim = False
-    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
-        dim, keepdim = _numpy_names("sum", dim, keepdim, axis, keepdims)
-    if not isinstance(input, Tensor):
-        raise _wrong_arguments("sum", input, dim, keepdim, None)
-    dim = _check_args("sum", _SUM, dim, keepdim)
+    dim, keepdim = _sum_mean_args("sum", input, dim, keepdim, dtype, axis, keepdims, out)
     x = input._data
     rdt = _sum_dtype(x, dtype, "sum")
     if x.dtype != rdt:
@@ -639,19 +646,7 @@ def mean(input, dim=_NO_DIM, keepdim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN,
         RuntimeError: on integer tensors or an integer ``dtype`` (PyTorch's messages; convert with ``.float()``).
         IndexError: ``dim`` out of range. TypeError: arguments of other types.
     """
-    if out is not _NOT_GIVEN:                  # NumPy calling the method: np.mean(t)
-        raise _numpy_call("mean", axis, keepdims)
-    if dim.__class__ is _NoDim:
-        if axis is _NOT_GIVEN and (keepdim is not _NOT_GIVEN or keepdims is not _NOT_GIVEN):
-            raise _no_dim("mean", input, dim, keepdim, keepdims, dtype)
-        dim = None
-    if keepdim is _NOT_GIVEN:
-        keepdim = False
-    if axis is not _NOT_GIVEN or keepdims is not _NOT_GIVEN:
-        dim, keepdim = _numpy_names("mean", dim, keepdim, axis, keepdims)
-    if not isinstance(input, Tensor):
-        raise _wrong_arguments("mean", input, dim, keepdim, None)
-    dim = _check_args("mean", _SUM, dim, keepdim)
+    dim, keepdim = _sum_mean_args("mean", input, dim, keepdim, dtype, axis, keepdims, out)
     x = input._data
     dt = _dtype.as_dtype(dtype, "mean")
     if dt is not None and dt._kind != "f":
