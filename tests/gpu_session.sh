@@ -16,7 +16,7 @@
 #      compared with PyTorch CUDA on the same GPU);
 #   3. .gpu/gpu_bench.py: course_lib on CUDA vs raw CuPy (targets: within 1.2x on the large workloads,
 #      2x on the tiny add; equal MLP losses);
-#   4. chapter 08 run as a script on the real GPU (no Jupyter there): it must run to the end, and its live
+#   4. chapter 10 run as a script on the real GPU (no Jupyter there): it must run to the end, and its live
 #      measurement cell prints the host-device copy bandwidth, tiny add CPU vs GPU and a 2048^2 matmul.
 set -u
 OUT_DIR=${OUT:-gpu_out}
@@ -44,10 +44,10 @@ else
     echo ".gpu/gpu_bench.py is missing (copy ../shared/device/* into .gpu/ and carry it)" | tee -a "$OUT_DIR/summary.txt"
 fi
 
-echo "== 4. chapter 08 as a script" | tee -a "$OUT_DIR/summary.txt"
+echo "== 4. chapter 10 as a script" | tee -a "$OUT_DIR/summary.txt"
 timeout 180 python3 - <<'EOF' 2>&1 | tee "$OUT_DIR/chapter08.txt" | tail -40 | tee -a "$OUT_DIR/summary.txt"
 import json, time
-cells = json.load(open("notebooks/08_gpu_and_parallel.ipynb"))["cells"]
+cells = json.load(open("notebooks/10_gpu_and_parallel.ipynb"))["cells"]
 ns = {}
 for i, c in enumerate(cells):
     if c["cell_type"] != "code":
@@ -62,6 +62,6 @@ for i, c in enumerate(cells):
     t = time.perf_counter()
     exec(compile(src, f"<cell {i}>", "exec"), ns)
     print(f"[cell {i}] {time.perf_counter() - t:.2f} s")
-print("chapter 08 ran to the end")
+print("chapter 10 ran to the end")
 EOF
 echo "== done; files in $OUT_DIR" | tee -a "$OUT_DIR/summary.txt"

@@ -5,7 +5,7 @@ course_lib runs in one process and has no process group: ``is_available()`` is T
 ``MASTER_PORT`` from the environment, the ``env://`` rendezvous) raises PyTorch's ValueError when ``RANK`` is unset;
 with the variables set it raises NotImplementedError (course_lib cannot join other processes).  The collective
 operations (``all_reduce``, ``barrier``, ...) and ``get_rank`` raise PyTorch's "Default process group has not been
-initialized" error.  Chapter 08 trains with real ``DistributedDataParallel`` through PyTorch (``course_lib.parallel``).
+initialized" error.  Chapter 10 trains with real ``DistributedDataParallel`` through PyTorch (``course_lib.parallel``).
 """
 
 import enum
@@ -91,7 +91,7 @@ def init_process_group(backend=None, init_method=None, timeout=None, world_size=
                 raise ValueError("Error initializing torch.distributed using env:// rendezvous: environment "
                                  f"variable {name} expected, but not set")
     raise NotImplementedError("course_lib runs in one process and cannot join a process group; run multi-process "
-                              "code with PyTorch (chapter 08 uses course_lib.parallel)")
+                              "code with PyTorch (chapter 10 uses course_lib.parallel)")
 
 
 def _not_initialized(*args, **kwargs):

@@ -3,7 +3,7 @@
 Without a GPU, PyTorch's ``DataParallel`` keeps ``device_ids`` empty and just calls the wrapped module; so does
 course_lib.  With CUDA (CuPy, or ``torch.cuda.simulate()``) course_lib has one GPU: the module is moved to ``cuda:0``
 and called on the inputs moved there, which is what PyTorch does with one GPU.  Its parameters are the module's,
-named ``module.weight`` and so on, as in PyTorch.  For real multi-process training see chapter 08
+named ``module.weight`` and so on, as in PyTorch.  For real multi-process training see chapter 10
 (``course_lib.parallel``, which runs PyTorch's ``DistributedDataParallel``).
 """
 

@@ -1,4 +1,4 @@
-"""Data parallelism for chapter 08: the problem, the shards, and a real multi-process run.
+"""Data parallelism for chapter 10: the problem, the shards, and a real multi-process run.
 
 * ``make_problem`` builds a small regression problem (a batch and the
   initial weights of a ``Linear -> ReLU -> Linear`` network) as float64 NumPy
@@ -31,7 +31,7 @@ __all__ = ["make_problem", "save_problem", "shard", "run_ddp", "torch_available"
 
 LAYER_NAMES = ("0.weight", "0.bias", "2.weight", "2.bias")
 
-# Learner-facing (printed by chapter 08 when PyTorch is missing), so in Chinese.
+# Learner-facing (printed by chapter 10 when PyTorch is missing), so in Chinese.
 NO_TORCH_MESSAGE = (
     "这一节需要 PyTorch：course_lib 没有多进程通信的功能，真正的多进程数据并行要用 PyTorch 的 "
     "DistributedDataParallel。只装 CPU 版（本节只用 CPU 进程）：\n"

@@ -1,4 +1,4 @@
-"""The chapter-08 diagram: data parallelism, pipeline (layer-wise) and tensor parallelism side by side.
+"""The chapter-10 diagram: data parallelism, pipeline (layer-wise) and tensor parallelism side by side.
 
 ``parallelism_figure()`` returns a matplotlib ``Figure`` (no pyplot state),
 with Chinese labels (the font of ``course_lib.viz``); a notebook cell ending
