@@ -1,0 +1,271 @@
+"""The operations the chapters use most, each an Op with its forward and backward side by side.
+
+Arithmetic (``+ - * /``, negation, ``relu``), ``sum``, the matrix product, and the views (``view``,
+``transpose``, ``unsqueeze``, ``expand``, indexing with an integer or a slice).  A backward formula
+may return a gradient in the broadcast shape: the engine sums it back to each input's shape, in one
+place for every operation.  The package's public functions (``torch.add``, ``x.view``, ...; in
+``course_lib/ops``) check their arguments as PyTorch does, then run these Ops through ``dispatch``.
+
+In PyTorch: ``tools/autograd/derivatives.yaml`` (``add: self: grad, other: maybe_multiply(grad, alpha)``,
+``mul: self: mul_tensor_backward(grad, other, self.scalar_type())`` ...) and ``aten/src/ATen/native``.
+"""
+
+import numpy as np
+
+from . import hooks
+from .backend import backend_of
+from .dispatch import view
+from .graph import Elementwise, Op
+from .layout import element_strides, expand_strides, infer_size, strided, view_strides
+
+__all__ = ["Add", "Sub", "Mul", "Div", "Neg", "Relu", "Sum", "SumDim", "Mm", "View", "Transpose", "Unsqueeze",
+           "Expand", "Select", "Slice", "VIEW_ERROR", "view_shape", "select", "slice_view"]
+
+
+class Add(Elementwise):
+    node_name = "AddBackward0"
+    ufunc = np.add
+
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        return a + b if alpha == 1 else (a + b * alpha).astype(a.dtype, copy=False)
+
+    def backward(ctx, grad):
+        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha)
+
+
+class Sub(Elementwise):
+    node_name = "SubBackward0"
+    ufunc = np.subtract
+
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        return a - b if alpha == 1 else a - b * alpha
+
+    def backward(ctx, grad):
+        if not ctx.needs_input_grad[1]:          # `pred - target`: nobody wants the target's gradient
+            return grad, None
+        return grad, (-grad if ctx.alpha == 1 else grad * -ctx.alpha)
+
+
+class Mul(Elementwise):
+    node_name = "MulBackward0"
+    saved_names = ("self", "other")
+    ufunc = np.multiply
+
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)   # what each gradient needs
+        return a * b
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad * b if b is not None else None, grad * a if a is not None else None)
+
+
+class Div(Elementwise):
+    node_name = "DivBackward0"
+    saved_names = ("self", "other")
+    int_to_float = True
+    ufunc = np.true_divide
+
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a or need_b else None)
+        return a / b
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        ga = grad / b if ctx.needs_input_grad[0] else None
+        gb = -grad * (a / b / b) if a is not None else None            # d(a/b)/db = -a/b**2
+        return ga, gb
+
+
+class Neg(Elementwise):
+    node_name = "NegBackward0"
+    ufunc = np.negative
+
+    def forward(ctx, a):
+        return -a
+
+    def backward(ctx, grad):
+        return (-grad,)
+
+
+class Relu(Elementwise):
+    node_name = "ReluBackward0"
+    saved_names = ("result",)
+
+    def forward(ctx, a):
+        result = backend_of(a).where(a < 0, 0, a).astype(a.dtype, copy=False)    # keeps -0.0 and nan
+        ctx.save_for_backward(result)
+        return result
+
+    def backward(ctx, grad):
+        (result,) = ctx.saved_tensors
+        return (backend_of(grad).where(result <= 0, 0, grad).astype(grad.dtype, copy=False),)
+
+
+def _expand(grad, shape):
+    """``grad`` broadcast back to ``shape`` as a read-only view, without copying."""
+    return hooks.broadcast_to(np.asarray(grad) if isinstance(grad, np.generic) else grad, shape)
+
+
+def _contiguous(out):
+    """A reduction's result as PyTorch allocates it: an array, contiguous."""
+    out = np.asarray(out) if isinstance(out, np.generic) else out
+    return out if out.flags.c_contiguous else backend_of(out).ascontiguousarray(out)
+
+
+class Sum(Op):
+    node_name = "SumBackward0"
+
+    def forward(ctx, a, dtype=None):
+        ctx.shape = a.shape
+        return _contiguous(hooks.total(a))
+
+    def backward(ctx, grad):
+        return (_expand(grad, ctx.shape),)
+
+
+class SumDim(Op):
+    node_name = "SumBackward1"
+
+    def forward(ctx, a, axes, keepdim, dtype=None):
+        ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
+        return _contiguous(hooks.total(a, axes, keepdim))
+
+    def backward(ctx, grad):
+        return (_expand(grad if ctx.keepdim else backend_of(grad).expand_dims(grad, ctx.axes), ctx.shape),)
+
+
+class Mm(Op):
+    """The matrix product of two matrices, ``(n, k) @ (k, m) -> (n, m)``."""
+
+    node_name = "MmBackward0"
+    saved_names = ("self", "mat2")
+
+    def forward(ctx, a, b):
+        need_a, need_b = ctx.needs_input_grad or (False, False)
+        ctx.save_for_backward(a if need_b else None, b if need_a else None)
+        return a @ b
+
+    def backward(ctx, grad):
+        a, b = ctx.saved_tensors
+        return (grad @ b.T if b is not None else None, a.T @ grad if a is not None else None)
+
+
+# -- views: forward makes an array over the same memory, backward maps the gradient back -------------
+
+class View(Op):
+    node_name = "ViewBackward0"
+
+    def forward(ctx, a, shape, strides):
+        ctx.shape = a.shape
+        return strided(a.reshape(shape) if a.flags.c_contiguous else a, shape, strides)
+
+    def backward(ctx, grad):
+        return (grad.reshape(ctx.shape),)
+
+
+class Transpose(Op):
+    node_name = "TransposeBackward0"
+
+    def forward(ctx, a, d0, d1):
+        ctx.dims = (d0, d1)
+        return a.swapaxes(d0, d1)
+
+    def backward(ctx, grad):
+        return (grad.swapaxes(*ctx.dims),)
+
+
+class Unsqueeze(Op):
+    node_name = "UnsqueezeBackward0"
+
+    def forward(ctx, a, axis):
+        ctx.axis = axis
+        shape, strides = list(a.shape), list(element_strides(a))
+        strides.insert(axis, 1 if axis >= a.ndim else shape[axis] * strides[axis])   # PyTorch's new stride
+        shape.insert(axis, 1)
+        return strided(backend_of(a).expand_dims(a, axis), shape, strides)
+
+    def backward(ctx, grad):
+        return (grad.squeeze(axis=ctx.axis),)
+
+
+class Expand(Op):
+    node_name = "ExpandBackward0"
+
+    def forward(ctx, a, shape):
+        return strided(a, shape, expand_strides(a.shape, element_strides(a), shape))
+
+    def backward(ctx, grad):
+        return (grad,)        # the engine sums it back to the input's shape
+
+
+class Select(Op):
+    node_name = "SelectBackward0"
+
+    def forward(ctx, a, axis, index):
+        ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
+        return a[(slice(None),) * axis + (index, Ellipsis)]       # "..." keeps a 0-d result an array
+
+    def backward(ctx, grad):
+        out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
+        out[(slice(None),) * ctx.axis + (ctx.index,)] = grad
+        return (out,)
+
+
+class Slice(Op):
+    node_name = "SliceBackward0"
+
+    def forward(ctx, a, axis, start, stop, step):
+        ctx.shape, ctx.key = a.shape, (slice(None),) * axis + (slice(start, stop, step),)
+        if stop > start:
+            return a[ctx.key]
+        strides = list(element_strides(a))       # empty: NumPy would start it at 0, PyTorch at `start`
+        offset, strides[axis] = start * strides[axis], strides[axis] * step
+        return strided(a, a.shape[:axis] + (0,) + a.shape[axis + 1:], strides, offset)
+
+    def backward(ctx, grad):
+        out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
+        out[ctx.key] = grad
+        return (out,)
+
+
+# -- the rules of the views (the package's view functions parse their arguments, then call these) --------
+
+VIEW_ERROR = ("view size is not compatible with input tensor's size and stride (at least one dimension spans "
+              "across two contiguous subspaces). Use .reshape(...) instead.")
+
+
+def view_shape(a, shape):
+    """``a.view(shape)``: the same memory seen with a new ``shape`` (one size may be -1).
+
+    Raises:
+        RuntimeError: a shape that does not fit, or strides that allow no view (PyTorch's messages).
+    """
+    x = a._data
+    shape = infer_size(tuple(shape), x.size)
+    strides = view_strides(x.shape, element_strides(x), shape)
+    if strides is None:
+        raise RuntimeError(VIEW_ERROR)
+    return view(View, a, {"shape": shape, "strides": strides})
+
+
+def select(a, dim, index):
+    """``a.select(dim, index)``: the slice at ``index`` of dimension ``dim``, one dimension less.
+
+    Raises:
+        IndexError: ``index`` out of range (PyTorch's message).
+    """
+    size = a._data.shape[dim]
+    if not -size <= index < size:
+        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
+    return view(Select, a, {"axis": dim, "index": index % size})
+
+
+def slice_view(a, dim, start, stop, step=1):
+    """Elements ``start:stop:step`` (a positive step) of dimension ``dim``, as a view."""
+    start, stop, _ = slice(start, stop).indices(a._data.shape[dim])
+    return view(Slice, a, {"axis": dim, "start": start, "stop": max(stop, start), "step": step})
