@@ -25,106 +25,7 @@ with a note: course_lib is the part of PyTorch the course uses, and
 
 from math import e, inf, nan, pi
 
-from . import (
-    _dtype,
-    _methods,  # noqa: F401 - attaches the operations to Tensor
-    accelerator,
-    autograd,
-    backends,
-    cuda,
-    linalg,
-    nn,
-    optim,
-    utils,
-    version,
-)
-from ._arguments import missing_attribute as _missing_attribute
-from ._arguments import tensor_expected as _tensor_expected
-from ._creation import (
-    BoolTensor,
-    ByteTensor,
-    CharTensor,
-    DoubleTensor,
-    FloatTensor,
-    HalfTensor,
-    IntTensor,
-    LongTensor,
-    ShortTensor,
-    arange,
-    as_tensor,
-    asarray,
-    empty,
-    empty_like,
-    eye,
-    from_numpy,
-    full,
-    full_like,
-    linspace,
-    logspace,
-    ones,
-    ones_like,
-    scalar_tensor,
-    tensor,
-    zeros,
-    zeros_like,
-)
-from ._device import AcceleratorError, device, get_default_device, set_default_device
-from ._dtype import (  # noqa: A004
-    bfloat16,
-    bool,
-    can_cast,
-    cdouble,
-    cfloat,
-    chalf,
-    complex32,
-    complex64,
-    complex128,
-    double,
-    dtype,
-    finfo,
-    float,
-    float16,
-    float32,
-    float64,
-    get_default_dtype,
-    half,
-    iinfo,
-    int,
-    int8,
-    int16,
-    int32,
-    int64,
-    long,
-    promote_types,
-    set_default_dtype,
-    short,
-    uint8,
-    uint16,
-    uint32,
-    uint64,
-)
-from ._printing import get_printoptions, set_printoptions
-from ._random import (
-    Generator,
-    bernoulli,
-    default_generator,
-    get_rng_state,
-    initial_seed,
-    manual_seed,
-    multinomial,
-    normal,
-    rand,
-    rand_like,
-    randint,
-    randint_like,
-    randn,
-    randn_like,
-    randperm,
-    seed,
-    set_rng_state,
-)
-from ._size import Size
-from ._tensor import Tensor
+from . import _methods, accelerator, autograd, backends, cuda, linalg, nn, optim, utils, version
 from ._tensor import seal_properties as _seal_properties
 from .autograd import (
     enable_grad,
@@ -135,7 +36,19 @@ from .autograd import (
     no_grad,
     set_grad_enabled,
 )
-from .autograd.grad_mode import is_inference_mode_enabled
+from .core.tensor import Tensor
+from .devices import get_default_device, set_default_device
+from .legacy import (
+    BoolTensor,
+    ByteTensor,
+    CharTensor,
+    DoubleTensor,
+    FloatTensor,
+    HalfTensor,
+    IntTensor,
+    LongTensor,
+    ShortTensor,
+)
 from .ops.arithmetic import (
     add,
     allclose,
@@ -172,6 +85,25 @@ from .ops.arithmetic import (
     sub,
     subtract,
     true_divide,
+)
+from .ops.creation import (
+    arange,
+    as_tensor,
+    asarray,
+    empty,
+    empty_like,
+    eye,
+    from_numpy,
+    full,
+    full_like,
+    linspace,
+    logspace,
+    ones,
+    ones_like,
+    scalar_tensor,
+    tensor,
+    zeros,
+    zeros_like,
 )
 from .ops.indexing import (
     gather,
@@ -224,6 +156,18 @@ from .ops.math import (
     tanh,
     trunc,
     where,
+)
+from .ops.random import (
+    bernoulli,
+    multinomial,
+    normal,
+    rand,
+    rand_like,
+    randint,
+    randint_like,
+    randn,
+    randn_like,
+    randperm,
 )
 from .ops.reduction import (
     all,
@@ -293,6 +237,56 @@ from .ops.views import torch_broadcast_to as broadcast_to
 from .ops.views import torch_permute as permute
 from .ops.views import torch_reshape as reshape
 from .ops.views import torch_tile as tile
+from .torch_compat import dtypes as _dtype
+from .torch_compat.arguments import missing_attribute as _missing_attribute
+from .torch_compat.arguments import tensor_expected as _tensor_expected
+from .torch_compat.device import AcceleratorError, device
+from .torch_compat.dtypes import (
+    bfloat16,
+    bool,
+    can_cast,
+    cdouble,
+    cfloat,
+    chalf,
+    complex32,
+    complex64,
+    complex128,
+    double,
+    dtype,
+    finfo,
+    float,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    half,
+    iinfo,
+    int,
+    int8,
+    int16,
+    int32,
+    int64,
+    long,
+    promote_types,
+    set_default_dtype,
+    short,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+)
+from .torch_compat.inference import is_inference_mode_enabled
+from .torch_compat.printing import get_printoptions, set_printoptions
+from .torch_compat.random import (
+    Generator,
+    default_generator,
+    get_rng_state,
+    initial_seed,
+    manual_seed,
+    seed,
+    set_rng_state,
+)
+from .torch_compat.size import Size
 from .version import __version__  # course_lib's own version, not PyTorch's
 
 _seal_properties()        # x.shape = ...: "attribute 'shape' of 'torch._C.TensorBase' objects is not writable"

@@ -13,11 +13,9 @@ import warnings
 
 import numpy as np
 
-from . import _dtype
-from ._creation import as_tensor
-from ._device import to_numpy
-from ._strides import check_no_partial_overlap
-from ._tensor import Tensor
+from . import _tensor  # noqa: F401 - the rest of the Tensor API, which some methods below replace
+from .core.backend import to_numpy
+from .core.tensor import Tensor
 from .ops import _dispatch as D
 from .ops import arithmetic as A
 from .ops import indexing as I
@@ -28,6 +26,10 @@ from .ops import softmax as S
 from .ops import sorting as O
 from .ops import triangular as TR
 from .ops import views as V
+from .ops.creation import as_tensor
+from .ops.random import multinomial as _multinomial
+from .torch_compat import dtypes as _dtype
+from .torch_compat.layouts import check_no_partial_overlap
 
 # ---------------------------------------------------------------------------
 # Out-of-place methods: Tensor.name(self, ...) is torch.name(self, ...)
@@ -68,13 +70,12 @@ def _type_as(self, *args, **kwargs):
     """``self`` converted to ``other``'s dtype. Mirrors ``Tensor.type_as`` (and its argument errors)."""
     if len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
         return self.to(args[0].dtype)
-    from ._arguments import Signature, parse
+    from .torch_compat.arguments import Signature, parse
     args, kwargs = parse("type_as", (Signature("(Tensor other)"),), args, kwargs)
     return self.to((args or (kwargs["other"],))[0].dtype)
 
 
 Tensor.type_as = _type_as
-from ._random import multinomial as _multinomial  # noqa: E402
 
 Tensor.multinomial = _multinomial
 Tensor.squeeze = V.squeeze_method     # x.squeeze(0, 2) as well as x.squeeze((0, 2)); torch.squeeze takes one
@@ -266,7 +267,7 @@ _INPLACE_SIGNATURES = {
 
 def _inplace_arguments(name, args):
     """PyTorch's TypeError for ``x.name_(*args)`` with a missing or extra argument."""
-    from ._arguments import Signature, invalid_arguments
+    from .torch_compat.arguments import Signature, invalid_arguments
     texts = _INPLACE_SIGNATURES.get(name, ("(Tensor other)", "(Number other)"))
     signatures = tuple(Signature(t, hidden=i > 0 and name in ("add", "sub")) for i, t in enumerate(texts))
     return invalid_arguments(name + "_", signatures, args) or TypeError(
@@ -508,14 +509,14 @@ Tensor.copy_ = _copy_
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
     """Fill with uniform random numbers in ``[a, b)`` in place."""
-    from ._random import uniform_values
+    from .torch_compat.random import uniform_values
     values = D.backend_of(self._data).asarray(uniform_values(self._data.shape, self.dtype, a, b, generator))
     return _overwrite(self, I.Uniform, values)
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with normal random numbers in place."""
-    from ._random import normal_values
+    from .torch_compat.random import normal_values
     values = D.backend_of(self._data).asarray(normal_values(self._data.shape, self.dtype, mean, std, generator))
     return _overwrite(self, I.Normal, values)
 
@@ -541,12 +542,12 @@ def _random_(self, *args, generator=None, **kwargs):
         RuntimeError: ``from >= to`` or bounds outside the dtype (PyTorch's messages).
         TypeError: other arguments (PyTorch's "invalid combination of arguments").
     """
-    from ._arguments import Signature, parse
+    from .torch_compat.arguments import Signature, parse
     if kwargs or len(args) > 2 or not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
                                           or a is None and i == 1 for i, a in enumerate(args)):
         args, kwargs = parse("random_", tuple(Signature(t) for t in _RANDOM_SIGNATURES), args, kwargs)
         args = args + tuple(kwargs[k] for k in ("from", "to") if k in kwargs)
-    from ._random import _rng
+    from .torch_compat.random import _rng
     dt = self.dtype
     name = dt._short_name
     n = self._data.size
@@ -593,7 +594,7 @@ def _resize_(self, *sizes, memory_format=None):
     Raises:
         RuntimeError: on a tensor that requires grad ("cannot resize variables that require grad").
     """
-    from ._arguments import int_list
+    from .torch_compat.arguments import int_list
     shape = int_list("resize_", "size", sizes)
     if self._requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
@@ -617,13 +618,13 @@ Tensor.resize_ = _resize_
 
 def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     """A new tensor from ``data`` with ``self``'s dtype and device by default."""
-    from ._creation import tensor
+    from .ops.creation import tensor
     return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 def _new_factory(name):
     def method(self, *size, dtype=None, device=None, requires_grad=False):
-        from . import _creation
+        from .ops import creation as _creation
         return getattr(_creation, name)(*size, dtype=dtype or self.dtype, device=device or self.device,
                                         requires_grad=requires_grad)
     method.__name__ = "new_" + name
@@ -639,7 +640,7 @@ Tensor.new_empty = _new_factory("empty")
 
 def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
     """``torch.full`` with ``self``'s dtype and device by default."""
-    from ._creation import full
+    from .ops.creation import full
     return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
                 requires_grad=requires_grad)
 
@@ -653,8 +654,8 @@ Tensor.new_full = _new_full
 # ---------------------------------------------------------------------------
 
 def _public_names():
-    from ._arguments import public_names
     from .ops import conversion
+    from .torch_compat.arguments import public_names
     public_names({k: v for k, v in vars(Tensor).items() if not k.startswith("__")})
     for module in (A, I, L, M, R, S, O, TR, V, conversion):
         public_names({k: getattr(module, k) for k in getattr(module, "__all__", ())})

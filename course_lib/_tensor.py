@@ -1,55 +1,36 @@
-"""The Tensor: one backend array plus what autograd needs to know about it.
+"""The rest of PyTorch's Tensor API, on the core's Tensor (``course_lib/core/tensor.py``).
 
-A course_lib ``Tensor`` wraps exactly one array (``_data``): a NumPy
-``ndarray`` on the CPU, a CuPy array on a GPU.  Everything PyTorch shows
-about memory is read off that array:
-
-* ``shape``, ``dtype`` and ``device`` come from the array itself, so they
-  can never disagree with it;
-* a *view* (slicing, ``view``, ``transpose``, ``detach``, ...) wraps an
-  array that shares memory with the original.  ``stride()``,
-  ``storage_offset()`` and ``data_ptr()`` are computed from the array's
-  byte strides and address, in elements as PyTorch counts them;
-* every tensor that shares memory also shares one *version counter*; each
-  in-place write bumps it, which is how autograd notices that a tensor it
-  saved was changed.
-
-The autograd attributes are ``requires_grad``, ``grad``, ``grad_fn`` and
-``is_leaf``.  Operations themselves live in ``course_lib/ops`` and are
-attached as methods in ``course_lib/_methods.py``.
+The core's Tensor holds the memory (shape, strides, offset), the autograd attributes and the version
+counter.  This module attaches what PyTorch's Tensor offers besides: ``torch.Size`` shapes,
+conversions (``to``, ``cuda``, ``float()``, ``numpy()``, ``type()``, ``tolist()``), Python's number
+and container protocols, copying and pickling, storages, printing, and PyTorch's checks of the values
+given to ``requires_grad``, ``grad`` and ``data``.  The operations themselves are attached as methods
+by ``course_lib/_methods.py``.
 """
 
 import warnings
 
 import numpy as np
 
-from . import _dtype
-from ._device import cuda_backend, device_of, to_numpy, writeable
-from ._device import device as _device_cls
-from ._size import Size
-from ._strides import address as _address
-from ._strides import element_strides
-from .autograd import api as _autograd_api
-from .autograd import grad_mode
+from .core.backend import address as _address
+from .core.backend import device_of, to_numpy
+from .core.grad_mode import state as _grad_mode
+from .core.tensor import Tensor, wrap, wrap_dim
+from .devices import cuda_backend
+from .ops.conversion import to as _to
+from .ops.views import unbind as _unbind
+from .torch_compat import dtypes as _dtype
+from .torch_compat.device import device as _device_cls
+from .torch_compat.layouts import element_strides
+from .torch_compat.names import type_name
+from .torch_compat.printing import tensor_repr
+from .torch_compat.size import Size
 
-__all__ = ["Tensor", "wrap"]
+__all__ = ["Tensor", "wrap", "wrap_dim", "UntypedStorage", "TypedStorage", "seal_properties"]
 
-# PyTorch gives inf and nan silently (1 / 0, log(0), float16 overflow); NumPy warns.  Its floating-point
-# warnings are silenced for course_lib's own computations only (warnings raised from course_lib's
-# modules), so a learner's NumPy code still warns as usual.
-warnings.filterwarnings("ignore", category=RuntimeWarning, module=r"course_lib(\.|$)")
-
-_new = object.__new__
 _new_size = tuple.__new__      # a Size from an array's shape, which holds ints already
 
-NON_LEAF_GRAD_WARNING = (
-    "The .grad attribute of a Tensor that is not a leaf Tensor is being accessed. Its .grad attribute "
-    "won't be populated during autograd.backward(). If you indeed want the .grad field to be populated "
-    "for a non-leaf Tensor, use .retain_grad() on the non-leaf Tensor. If you access the non-leaf Tensor "
-    "by mistake, make sure you access the leaf Tensor instead. See github.com/pytorch/pytorch/pull/30531 "
-    "for more information. (Triggered internally at "
-    "/__w/pytorch/pytorch/build/aten/src/ATen/core/TensorBody.h:493.)")
-
+strided = type("layout", (), {"__repr__": lambda self: "torch.strided"})()     # torch.strided, the only layout
 
 _NO_ATEN_CUDA = (
     "Cannot initialize CUDA without ATen_cuda library. PyTorch splits its backend into two shared libraries: a "
@@ -60,67 +41,13 @@ _NO_ATEN_CUDA = (
     "dependencies if you don't depend on any of their symbols.  You can check if this has occurred by using ldd "
     "on your binary to see if there is a dependency on *_cuda.so library.")
 
-_INFERENCE_FLAG_ERROR = "Setting requires_grad=True on inference tensor outside InferenceMode is not allowed."
-_NON_LEAF_FLAG_ERROR = "you can only change requires_grad flags of leaf variables."
-_DETACH_HINT = (" If you want to use a computed variable in a subgraph that doesn't require differentiation use "
-                "var_no_grad = var.detach().")
 
-
-def _current_grad_fn(t):
-    from .ops._dispatch import current_grad_fn
-    return current_grad_fn(t)
-
-
-def wrap(array):
-    """A new Tensor around a backend array (no copy, no graph). Used by every operation."""
-    t = _new(Tensor)
-    t._data = array
-    return t
-
-
-class Tensor:
-    """A multi-dimensional array of one dtype on one device, with autograd.
-
-    Create tensors with ``torch.tensor(data)`` or the factory functions
-    (``zeros``, ``arange``, ...).  Calling ``torch.Tensor(...)`` directly is
-    PyTorch's legacy constructor: ``Tensor(2, 3)`` gives an uninitialised
-    2x3 float32 tensor and ``Tensor([1, 2])`` a float32 copy of the data.
-    Mirrors ``torch.Tensor``.
-    """
-
-    __module__ = "course_lib"   # type(t) prints <class 'course_lib.Tensor'> (PyTorch: <class 'torch.Tensor'>)
-
-    # Defaults shared by all tensors.  Operations set only ``_data`` on their
-    # results (and ``_grad_fn``/``_requires_grad`` when recording a graph),
-    # so creating a tensor costs one attribute write.
-    _grad_fn = None          # the Node that produced this tensor (None for leaves)
-    _output_nr = 0           # which output of _grad_fn this tensor is
-    _requires_grad = False
-    _grad = None
-    _retains_grad = False
-    _base = None             # the tensor this one is a view of (autograd's notion)
-    _storage = None          # the array that owns this tensor's memory, when it is not _data
-    _version_ref = None      # shared [version] list, created on first need
-    _accumulator_ref = None  # weak reference to this leaf's AccumulateGrad node
-    _hooks = None            # hooks of a leaf (a non-leaf's hooks live on its grad_fn)
-    _view_version = None     # for a view: the version its grad_fn was made at (see ops/_dispatch.py)
-    _creation = None         # for a view: None, "no_grad" or a multi-output function's name
-    _is_param = False
-    _pinned = False          # made by pin_memory()
-
-    __array_priority__ = 1000    # numpy_array + tensor calls Tensor.__radd__
-
-    def __new__(cls, *args, **kwargs):
-        from ._creation import legacy_new
-        return legacy_new(_dtype.get_default_dtype(), args, kwargs, cls)
+class _TensorAPI:
+    """The rest of ``torch.Tensor``: everything ``core.tensor.Tensor`` leaves to the package (attached below)."""
 
     # ------------------------------------------------------------------
     # What the array says
     # ------------------------------------------------------------------
-    @property
-    def shape(self):
-        """The sizes of the dimensions, a ``torch.Size``."""
-        return _new_size(Size, self._data.shape)
 
     def size(self, dim=None):
         """``size()`` is ``shape``; ``size(d)`` is the size of dimension ``d`` (negative counts from the end).
@@ -141,39 +68,12 @@ class Tensor:
         return wrap_dim(dim, self._data.ndim)
 
     @property
-    def dtype(self):
-        """The element type, e.g. ``torch.float32``."""
-        return _dtype._BY_NUMPY[self._data.dtype]
-
-    @property
-    def device(self):
-        """Where the tensor's memory is: ``device(type='cpu')`` or ``device(type='cuda', index=0)``."""
-        return device_of(self._data)
-
-    @property
     def is_cuda(self):
         return self.device.type == "cuda"
 
     @property
     def is_cpu(self):
         return self.device.type == "cpu"
-
-    @property
-    def ndim(self):
-        """Number of dimensions (same as ``dim()``)."""
-        return self._data.ndim
-
-    def dim(self):
-        """Number of dimensions: 0 for a scalar, 1 for a vector, 2 for a matrix, ..."""
-        return self._data.ndim
-
-    ndimension = dim
-
-    def numel(self):
-        """Number of elements (product of the sizes)."""
-        return self._data.size
-
-    nelement = numel
 
     def element_size(self):
         """Bytes per element: 4 for float32, 8 for int64, 1 for bool, ..."""
@@ -200,24 +100,6 @@ class Tensor:
         strides = element_strides(self._data)
         return strides if dim is None else strides[self._dim_of("stride", dim)]
 
-    def data_ptr(self):
-        """Address of the first element in memory (an int); 0 for a tensor without elements.
-
-        Views of one tensor differ only by their offset times the element
-        size.  Mirrors ``Tensor.data_ptr``.
-        """
-        if self._data.size == 0:
-            return 0
-        return _address(self._data)
-
-    def storage_offset(self):
-        """How many elements this tensor's first element lies after the start of its storage.
-
-        Mirrors ``Tensor.storage_offset``.
-        """
-        storage = self._storage if self._storage is not None else self._data
-        return (_address(self._data) - _address(storage)) // self._data.itemsize
-
     def untyped_storage(self):
         """The memory a tensor and its views share (an object with ``data_ptr()`` and ``nbytes()``), bytes when
         printed or indexed. Mirrors ``Tensor.untyped_storage``."""
@@ -234,13 +116,6 @@ class Tensor:
                           "tensor.storage()", UserWarning, stacklevel=2)
         return TypedStorage(self._storage if self._storage is not None else self._data, self.dtype)
 
-    def is_contiguous(self, memory_format=None):
-        """True if the elements lie in memory in row-major order without gaps.
-
-        Dimensions of size 1 do not matter, as in PyTorch.
-        """
-        return bool(self._data.flags.c_contiguous)
-
     def is_floating_point(self):
         """True for float16, float32 and float64 tensors."""
         return self._data.dtype.kind == "f"
@@ -253,7 +128,6 @@ class Tensor:
 
     @property
     def layout(self):
-        from . import strided
         return strided
 
     @property
@@ -336,8 +210,7 @@ class Tensor:
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("iteration over a 0-d tensor")
-        from .ops.views import unbind  # PyTorch: iter(self.unbind(0)), so rows show UnbindBackward0
-        return iter(unbind(self, 0))
+        return iter(_unbind(self, 0))       # PyTorch: iter(self.unbind(0)), so rows show UnbindBackward0
 
     def __hash__(self):
         return id(self)
@@ -399,7 +272,6 @@ class Tensor:
     # Printing
     # ------------------------------------------------------------------
     def __repr__(self, *, tensor_contents=None):
-        from ._printing import tensor_repr
         return tensor_repr(self)
 
     def __format__(self, spec):
@@ -428,7 +300,7 @@ class Tensor:
         if self._data.__class__ is not np.ndarray:
             raise TypeError(f"can't convert {self.device} device type tensor to numpy. Use Tensor.cpu() to copy "
                             "the tensor to host memory first.")
-        if self._requires_grad and grad_mode.enabled:
+        if self._requires_grad and _grad_mode.enabled:
             raise RuntimeError("Can't call numpy() on Tensor that requires grad. Use tensor.detach().numpy() instead.")
         return self._data
 
@@ -474,8 +346,7 @@ class Tensor:
         Returns ``self`` when nothing changes (as PyTorch does), else a copy
         that stays in the autograd graph.
         """
-        from .ops.conversion import to
-        return to(self, *args, **kwargs)
+        return _to(self, *args, **kwargs)
 
     def cpu(self):
         """This tensor on the CPU (``self`` if it is already there)."""
@@ -557,72 +428,9 @@ class Tensor:
         """Convert to bool (non-zero is True)."""
         return self.to(_dtype.bool)
 
-    def type_as(self, other):
-        return self.to(other.dtype)
-
     # ------------------------------------------------------------------
     # Autograd
     # ------------------------------------------------------------------
-    @property
-    def requires_grad(self):
-        """Whether operations on this tensor are recorded for autograd.
-
-        True for leaves created with ``requires_grad=True`` and for every
-        result of a recorded operation (and, as in PyTorch, for views of a
-        tensor that requires grad).
-        """
-        if self._requires_grad:
-            return True
-        return self._base is not None and _current_grad_fn(self) is not None
-
-    @requires_grad.setter
-    def requires_grad(self, flag):
-        if flag is not True and flag is not False:       # PyTorch takes no 1/0 here
-            raise RuntimeError("requires_grad must be a bool")
-        if not self.is_leaf:
-            raise RuntimeError(_NON_LEAF_FLAG_ERROR if flag else _NON_LEAF_FLAG_ERROR + _DETACH_HINT)
-        if flag and self._data.dtype.kind != "f":
-            raise RuntimeError("only Tensors of floating point and complex dtype can require gradients")
-        if flag and self._version_ref is grad_mode.INFERENCE_VERSION and not grad_mode.inference:
-            raise RuntimeError(_INFERENCE_FLAG_ERROR)
-        self._requires_grad = bool(flag)
-
-    @requires_grad.deleter
-    def requires_grad(self):
-        raise RuntimeError("requires_grad must be a bool")
-
-    def requires_grad_(self, requires_grad=True):
-        """Set ``requires_grad`` in place and return ``self``. Mirrors ``Tensor.requires_grad_``.
-
-        Raises:
-            RuntimeError: on a non-floating tensor, or when switching off a
-                non-leaf, with PyTorch's messages.
-            TypeError: a flag that is not a bool.
-        """
-        if requires_grad is not True and requires_grad is not False:
-            from ._arguments import type_name
-            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
-                            f"{type_name(requires_grad)}")
-        if not self.is_leaf:
-            if requires_grad:
-                return self
-            raise RuntimeError(_NON_LEAF_FLAG_ERROR + _DETACH_HINT)
-        if requires_grad and self._data.dtype.kind != "f":
-            raise RuntimeError("only Tensors of floating point dtype can require gradients")
-        if requires_grad and self._version_ref is grad_mode.INFERENCE_VERSION and not grad_mode.inference:
-            raise RuntimeError(_INFERENCE_FLAG_ERROR)
-        self._requires_grad = bool(requires_grad)
-        return self
-
-    @property
-    def grad_fn(self):
-        """The node of the backward graph that produced this tensor; None for leaves."""
-        return self._grad_fn if self._base is None else _current_grad_fn(self)
-
-    @property
-    def is_leaf(self):
-        """True for tensors not produced by a recorded operation (user-created, or ``requires_grad=False``)."""
-        return (self._grad_fn if self._base is None else _current_grad_fn(self)) is None
 
     @property
     def output_nr(self):
@@ -630,142 +438,9 @@ class Tensor:
         return self._output_nr
 
     @property
-    def grad(self):
-        """The accumulated gradient of a leaf after ``backward()``; None before.
-
-        Reading it on a non-leaf warns (UserWarning) and gives None, unless
-        ``retain_grad()`` was called, exactly as in PyTorch.
-        """
-        if self._grad is None and not self._retains_grad and not self.is_leaf:
-            warnings.warn(NON_LEAF_GRAD_WARNING, UserWarning, stacklevel=2)
-        return self._grad
-
-    @grad.setter
-    def grad(self, value):
-        if value is not None:
-            if not isinstance(value, Tensor):
-                raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
-                                f"{type(value).__name__}")
-            if value._data.dtype != self._data.dtype:
-                from .ops.linalg import _c_name as c_type_name
-                raise RuntimeError(
-                    f"attempting to assign a gradient with dtype '{c_type_name(value._data)}' to a tensor with "
-                    f"grad_dtype '{self.dtype._short_name}'. The gradient must match the tensor's grad_dtype "
-                    "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific "
-                    "dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a "
-                    "tensor and its gradient may break downstream systems that assume they match.")
-            if value._data.shape != self._data.shape:
-                raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
-                                   f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
-                                   "the same size")
-            if value._data.__class__ is not self._data.__class__:
-                raise RuntimeError("attempting to assign a gradient located on device with index '0' to a tensor "
-                                   "located on device with index '-1'. Please ensure that the gradient and the "
-                                   "tensor are on the same device")
-        self._grad = value
-
-    @grad.deleter
-    def grad(self):
-        self._grad = None
-
-    def retain_grad(self):
-        """Ask a non-leaf tensor to keep its gradient in ``.grad`` during backward (a no-op on leaves).
-
-        Mirrors ``Tensor.retain_grad``.
-
-        Raises:
-            RuntimeError: on a tensor that does not require grad.
-        """
-        import weakref
-        if not self.requires_grad:
-            raise RuntimeError("can't retain_grad on Tensor that has requires_grad=False")
-        node = self.grad_fn
-        if node is None or self._retains_grad:
-            return
-        if node._retained is None:
-            node._retained = {}
-        node._retained[self._output_nr] = weakref.ref(self)
-        self._retains_grad = True
-
-    @property
     def retains_grad(self):
         """True after ``retain_grad()`` on a non-leaf."""
         return self._retains_grad
-
-    def register_hook(self, hook):
-        """Call ``hook(grad)`` whenever the gradient of this tensor is computed; it may return a new one.
-
-        Returns a handle whose ``remove()`` unregisters the hook.  Mirrors
-        ``Tensor.register_hook``.
-
-        Raises:
-            RuntimeError: on a tensor that does not require grad.
-        """
-        if not self.requires_grad:
-            raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
-        from .autograd.function import RemovableHandle
-        node = self.grad_fn
-        if node is None:
-            if self._hooks is None:
-                self._hooks = []
-            hooks = self._hooks
-        else:
-            if node._tensor_hooks is None:
-                node._tensor_hooks = {}
-            hooks = node._tensor_hooks.setdefault(self._output_nr, [])
-        hooks.append(hook)
-        return RemovableHandle(hooks, hook)
-
-    def backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
-        """Compute the gradient of this tensor with respect to the leaves of its graph.
-
-        The gradients are *added* into the leaves' ``.grad``.  A one-element
-        tensor needs no ``gradient``; for any other shape, ``gradient`` (same
-        shape) weights the outputs: the vector-Jacobian product.  Without
-        ``retain_graph=True`` the graph's saved tensors are freed, so a
-        second ``backward`` through them raises.  Mirrors ``Tensor.backward``.
-
-        Raises:
-            RuntimeError: "grad can be implicitly created only for scalar
-                outputs"; "element 0 of tensors does not require grad and
-                does not have a grad_fn"; a second backward; shape mismatch
-                of ``gradient``; a saved tensor modified in place — all with
-                PyTorch's messages.
-            NotImplementedError: ``create_graph=True`` (see ``autograd.api``).
-        """
-        _autograd_api.backward(self, gradient, retain_graph, create_graph, inputs=inputs)
-
-    def _accumulate_grad(self, grad, shared=False, in_place=True):
-        """Add a gradient array into ``.grad`` (what AccumulateGrad and ``retain_grad`` do).
-
-        The first gradient becomes ``.grad``: the array itself when nobody
-        else can see it (``shared=False``), else a copy.  Later ones are
-        added in place for leaves (``.grad`` keeps its identity, as in
-        PyTorch) and out of place for retained non-leaf gradients
-        (``in_place=False``).
-        """
-        current = self._grad
-        if current is None:
-            if shared or grad.base is not None or not grad.flags.c_contiguous or not writeable(grad):
-                grad = grad.copy()
-            self._grad = wrap(grad)
-        elif in_place and current._grad_fn is None and writeable(current._data):
-            current._data += grad
-            current._bump()
-        else:
-            total = current._data + grad
-            self._grad = wrap(np.asarray(total) if isinstance(total, np.generic) else total)
-
-    def detach(self):
-        """A new tensor sharing this one's memory and version counter, cut off from the graph.
-
-        Writing into it in place changes this tensor too, and autograd still
-        notices (the version counter is shared).  Mirrors ``Tensor.detach``.
-        """
-        t = wrap(self._data)
-        t._storage = self._storage
-        t._version_ref = self._version_counter()
-        return t
 
     def detach_(self):
         """Cut this tensor off from the graph in place (it becomes a leaf). Mirrors ``Tensor.detach_``.
@@ -784,64 +459,6 @@ class Tensor:
         self._output_nr = 0
         self._requires_grad = False
         return self
-
-    @property
-    def data(self):
-        """A tensor sharing memory with this one but with no autograd history and its own version counter.
-
-        Changes made through ``.data`` are invisible to autograd: the
-        version counter is not shared.  Prefer ``detach()`` or ``no_grad()``.
-        """
-        t = wrap(self._data)
-        t._storage = self._storage
-        return t
-
-    @data.setter
-    def data(self, value):
-        if not isinstance(value, Tensor):
-            raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
-        if self._requires_grad and value._data.dtype.kind != "f":
-            raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex "
-                               "dtype")
-        self._data = value._data
-        self._storage = value._storage
-
-    @data.deleter
-    def data(self):
-        raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
-
-    # ------------------------------------------------------------------
-    # Version counter (shared by all tensors that share memory)
-    # ------------------------------------------------------------------
-    def _version_counter(self):
-        ref = self._version_ref
-        if ref is None:
-            ref = self._version_ref = [0]
-        return ref
-
-    @property
-    def _version(self):
-        """How many in-place writes this tensor's memory has seen.
-
-        Raises:
-            RuntimeError: for an inference tensor (PyTorch's message).
-        """
-        ref = self._version_counter()
-        if ref is grad_mode.INFERENCE_VERSION:
-            raise RuntimeError("Inference tensors do not track version counter.")
-        return ref[0]
-
-    def is_inference(self):
-        """True for a tensor made in ``torch.inference_mode()`` (or a view of one). Mirrors
-        ``Tensor.is_inference``."""
-        return self._version_ref is grad_mode.INFERENCE_VERSION
-
-    def _bump(self):
-        ref = self._version_ref
-        if ref is None:
-            self._version_ref = [1]
-        else:
-            ref[0] += 1
 
     def _is_view(self):
         return self._base is not None
@@ -922,14 +539,6 @@ def _warn_scalar_of_grad_tensor():
                       UserWarning, stacklevel=3)
 
 
-def wrap_dim(dim, ndim):
-    """Normalise a dimension index; PyTorch's IndexError when out of range (a 0-d tensor counts as 1-d)."""
-    n = ndim if ndim > 0 else 1
-    if not -n <= dim < n:
-        raise IndexError(f"Dimension out of range (expected to be in range of [{-n}, {n - 1}], but got {dim})")
-    return dim + n if dim < 0 else dim
-
-
 def _rebuild(array, requires_grad):
     t = wrap(array)
     t._requires_grad = requires_grad
@@ -947,3 +556,128 @@ def seal_properties(cls=Tensor):
             def refuse(self, *value, _name=name):
                 raise AttributeError(f"attribute '{_name}' of 'torch._C.TensorBase' objects is not writable")
             setattr(cls, name, property(value.fget, refuse, refuse, value.__doc__))
+
+
+# -- PyTorch's checks of what is given to requires_grad, grad and data ----------------------------------
+
+def _refuse_delete(self):
+    raise RuntimeError("requires_grad must be a bool")
+
+
+def _checked_requires_grad_(method):
+    """``requires_grad_()``'s argument must be a bool (PyTorch's TypeError)."""
+    def requires_grad_(self, requires_grad=True):
+        """Set ``requires_grad`` in place and return ``self``. Mirrors ``Tensor.requires_grad_``.
+
+        Raises:
+            RuntimeError: on a non-floating tensor, or when switching off a non-leaf, with PyTorch's messages.
+            TypeError: a flag that is not a bool.
+        """
+        if requires_grad is not True and requires_grad is not False:
+            raise TypeError(f"requires_grad_(): argument 'requires_grad' (position 1) must be bool, not "
+                            f"{type_name(requires_grad)}")
+        return method(self, requires_grad)
+    return requires_grad_
+
+
+def _set_grad(self, value):
+    """``t.grad = value``: None, or a tensor of ``t``'s dtype, shape and device (PyTorch's messages)."""
+    if value is not None:
+        if not isinstance(value, Tensor):
+            raise TypeError(f"assigned grad expected to be a Tensor or None but got grad of type "
+                            f"{type(value).__name__}")
+        if value._data.dtype != self._data.dtype:
+            raise RuntimeError(
+                f"attempting to assign a gradient with dtype '{_dtype.DEMANGLED_NAMES[value.dtype]}' to a tensor with "
+                f"grad_dtype '{self.dtype._short_name}'. The gradient must match the tensor's grad_dtype "
+                "(defaults to the tensor's dtype). You can set the tensor's grad_dtype attribute with a specific "
+                "dtype, or None to allow any dtype. Set grad_dtype with caution. Diverging the dtypes of a "
+                "tensor and its gradient may break downstream systems that assume they match.")
+        if value._data.shape != self._data.shape:
+            raise RuntimeError(f"attempting to assign a gradient of size '{list(value.shape)}' to a tensor of "
+                               f"size '{list(self.shape)}'. Please ensure that the gradient and the tensor are "
+                               "the same size")
+        if value._data.__class__ is not self._data.__class__:
+            raise RuntimeError("attempting to assign a gradient located on device with index '0' to a tensor "
+                               "located on device with index '-1'. Please ensure that the gradient and the "
+                               "tensor are on the same device")
+    self._grad = value
+
+
+def _set_data(self, value):
+    """``t.data = value``: ``t`` now shows ``value``'s memory (PyTorch's checks)."""
+    if not isinstance(value, Tensor):
+        raise TypeError(f"Variable data has to be a tensor, but got {type(value).__name__}")
+    if self._requires_grad and value._data.dtype.kind != "f":
+        raise RuntimeError("data set to a tensor that requires gradients must be floating point or complex dtype")
+    self._data, self._storage = value._data, value._storage
+
+
+def _delete_data(self):
+    raise RuntimeError("Deleting tensor data is not allowed. Delete tensor instead!")
+
+
+def _checked_hooks(register_hook):
+    """``register_hook``, with PyTorch's checks of what the hook returns (a tensor of the same type and size)."""
+    def checked_register_hook(self, hook):
+        """Call ``hook(grad)`` whenever the gradient of this tensor is computed; it may return a new one.
+
+        Returns a handle whose ``remove()`` unregisters the hook.  Mirrors ``Tensor.register_hook``.
+
+        Raises:
+            RuntimeError: on a tensor that does not require grad; later, a hook that changes the
+                gradient's type or size (PyTorch's messages).
+            TypeError: later, a hook that returns something other than a tensor.
+        """
+        name = getattr(hook, "__name__", type(hook).__name__)
+
+        def checked(grad):
+            result = hook(grad)
+            if result is None:
+                return None
+            if not isinstance(result, Tensor):
+                raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
+            if result._data.dtype != grad._data.dtype:
+                raise RuntimeError(f"hook '{name}' has changed the type of value (was {grad.type()} got "
+                                   f"{result.type()})")
+            if result._data.shape != grad._data.shape:
+                raise RuntimeError(f"hook '{name}' has changed the size of value")
+            return result
+        return register_hook(self, checked)
+    return checked_register_hook
+
+
+def _attach():
+    """Give the core's Tensor the rest of PyTorch's Tensor API."""
+    for name, value in vars(_TensorAPI).items():
+        if name not in ("__dict__", "__weakref__", "__doc__", "__module__", "__qualname__"):
+            for fn in (value.fget, value.fset) if isinstance(value, property) else (value,):
+                if hasattr(fn, "__qualname__"):
+                    fn.__qualname__ = "Tensor." + name        # as PyTorch's methods are named
+            setattr(Tensor, name, value)
+    Tensor.__module__ = "course_lib"       # type(t) prints <class 'course_lib.Tensor'> (PyTorch's: torch.Tensor)
+    Tensor.__doc__ = _TENSOR_DOC
+    Tensor.__array_priority__ = 1000       # numpy_array + tensor calls Tensor.__radd__
+    Tensor._is_param = False
+    Tensor._pinned = False                 # made by pin_memory()
+    Tensor.shape = property(lambda self: _new_size(Size, self._data.shape), doc="The sizes of the dimensions, a "
+                                                                                 "``torch.Size``.")
+    Tensor.ndimension, Tensor.nelement = Tensor.dim, Tensor.numel
+    Tensor.requires_grad = property(Tensor.requires_grad.fget, Tensor.requires_grad.fset, _refuse_delete,
+                                    Tensor.requires_grad.__doc__)
+    Tensor.requires_grad_ = _checked_requires_grad_(Tensor.requires_grad_)
+    Tensor.grad = property(Tensor.grad.fget, _set_grad, Tensor.grad.fdel, Tensor.grad.__doc__)
+    Tensor.data = property(Tensor.data.fget, _set_data, _delete_data, Tensor.data.__doc__)
+    Tensor.register_hook = _checked_hooks(Tensor.register_hook)
+
+
+_TENSOR_DOC = """A multi-dimensional array of one dtype on one device, with autograd.
+
+    Create tensors with ``torch.tensor(data)`` or the factory functions
+    (``zeros``, ``arange``, ...).  Calling ``torch.Tensor(...)`` directly is
+    PyTorch's legacy constructor: ``Tensor(2, 3)`` gives an uninitialised
+    2x3 float32 tensor and ``Tensor([1, 2])`` a float32 copy of the data.
+    Mirrors ``torch.Tensor``.
+    """
+
+_attach()

@@ -4,8 +4,8 @@ Mirrors the device-generic API of PyTorch: ``is_available()``, ``current_acceler
 ``torch.device`` such as ``device(type='cuda')``, or None) and ``device_count()``.
 """
 
-from . import _device
 from . import cuda as _cuda
+from .torch_compat.device import device as _device_cls
 
 __all__ = ["is_available", "current_accelerator", "device_count"]
 
@@ -19,7 +19,7 @@ def is_available():
 
 def current_accelerator(check_available=False):
     """``device(type='cuda')`` when a GPU is there, else None. Mirrors ``torch.accelerator.current_accelerator``."""
-    return _device.device("cuda") if _cuda.is_available() else None
+    return _device_cls("cuda") if _cuda.is_available() else None
 
 
 def device_count():

@@ -14,6 +14,8 @@ commonly reads or sets are here so that such code runs:
 
 import types
 
+from .devices import cuda_backend
+
 __all__ = ["cuda", "cudnn", "mps"]
 
 
@@ -62,7 +64,6 @@ class _CuBLASModule:
 
 def _cuda_is_built():
     """Whether CUDA can be used: True with CuPy on a GPU or under ``torch.cuda.simulate()``."""
-    from ._device import cuda_backend
     return cuda_backend() is not None
 
 

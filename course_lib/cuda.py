@@ -10,8 +10,10 @@ simulated CUDA device backed by NumPy, so that code written for a GPU runs,
 prints and fails exactly as on a GPU on a machine that has none.
 """
 
-from . import _device
-from ._creation import _LegacyTensorType, legacy_new, legacy_types
+from . import devices as _device
+from .devices import simulated as _cuda_sim
+from .legacy import _LegacyTensorType, legacy_new, legacy_types
+from .torch_compat.device import device as _device_cls
 
 __all__ = ["is_available", "device_count", "current_device", "synchronize", "get_device_name",
            "get_device_properties", "device", "init", "is_initialized", "set_device",
@@ -68,7 +70,7 @@ def _device_index(device):
     ("Invalid device id") when there is no such GPU, as PyTorch."""
     if device is None:
         return 0
-    index = device if isinstance(device, int) else _device.device(device).index or 0
+    index = device if isinstance(device, int) else _device_cls(device).index or 0
     if not 0 <= index < device_count():
         raise AssertionError("Invalid device id")
     return index
@@ -85,7 +87,7 @@ class device:
     """
 
     def __init__(self, device):
-        self.idx = device if isinstance(device, int) or device is None else _device.device(device).index
+        self.idx = device if isinstance(device, int) or device is None else _device_cls(device).index
         self.prev_idx = -1
 
     def __enter__(self):
@@ -139,7 +141,7 @@ def init():
 def is_initialized():
     """True once CUDA is usable in this process (course_lib: once it has been found). Mirrors
     ``torch.cuda.is_initialized``."""
-    return _device._cuda["module"] is not None
+    return _device.cuda_backend() is not None
 
 
 def set_device(device):
@@ -173,7 +175,7 @@ def empty_cache():
 
 def manual_seed(seed):
     """Seeding is shared with the CPU generator in course_lib (CUDA random tensors are drawn on the CPU)."""
-    from ._random import manual_seed as seed_all
+    from .torch_compat.random import manual_seed as seed_all
     seed_all(seed)
 
 
@@ -187,7 +189,7 @@ class simulate:
     ``is_available()`` True and ``device='cuda'`` work: tensors report
     ``device(type='cuda', index=0)``, print ``device='cuda:0'``, refuse
     ``numpy()`` and refuse to mix with CPU tensors, with PyTorch's messages.
-    Nothing is faster: NumPy does the work (see ``course_lib/_cuda_sim.py``).
+    Nothing is faster: NumPy does the work (see ``course_lib/devices/simulated.py``).
     ``stats`` counts the copies between host and simulated device.
 
     Call it to switch the simulation on for the rest of the session, or use
@@ -197,12 +199,9 @@ class simulate:
     """
 
     def __init__(self):
-        from . import _cuda_sim
-        self._saved = _device.cuda_backend_state()
+        self._saved = _device.cuda_backend_state()     # tensors already on a real GPU keep working
         self.stats = _cuda_sim.stats
         _device.register_cuda_backend(_cuda_sim.module, _cuda_sim.ndarray)
-        for array_type, entry in self._saved[1].items():      # tensors already on a real GPU keep working
-            _device._ARRAY_TYPES.setdefault(array_type, entry)
 
     def stop(self):
         """Switch the simulation off: the CUDA backend that was there before comes back.
@@ -210,9 +209,7 @@ class simulate:
         Tensors made while simulating keep working (and keep saying ``cuda:0``);
         new ones cannot be put on the simulated device any more.
         """
-        from . import _cuda_sim
-        _device.restore_cuda_backend(self._saved)
-        _device._ARRAY_TYPES.setdefault(_cuda_sim.ndarray, (_cuda_sim.module, _device.CUDA0))
+        _device.restore_cuda_backend(self._saved)       # tensors made while simulating keep working
 
     def __enter__(self):
         return self
@@ -227,7 +224,6 @@ class simulate:
 
 def is_simulated():
     """True while ``simulate()`` provides the CUDA device (course_lib only)."""
-    from . import _cuda_sim
     return _device.cuda_backend() is _cuda_sim.module
 
 

@@ -6,9 +6,9 @@ node); ``matrix_norm`` knows ``'fro'``, ``1``, ``-1``, ``inf`` and ``-inf``.
 
 import math
 
-from ._arguments import missing_attribute, tensor_expected
-from ._tensor import Tensor
+from .core.tensor import Tensor
 from .ops import reduction as _R
+from .torch_compat.arguments import missing_attribute, tensor_expected
 
 __all__ = ["norm", "vector_norm", "matrix_norm"]
 

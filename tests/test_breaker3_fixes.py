@@ -218,7 +218,7 @@ def test_deprecated_add_overload_warns_once_with_pytorchs_text():
 
 
 def test_keywords_listed_in_pytorchs_order():
-    from course_lib._arguments import listing_order
+    from course_lib.torch_compat.arguments import listing_order
     assert list(listing_order(dict.fromkeys(["a", "b", "c", "d"]))) == ["c", "b", "d", "a"]
     assert list(listing_order(dict.fromkeys(["mean", "std"]))) == ["std", "mean"]
     assert list(listing_order(dict.fromkeys(["unbiased", "correction"]))) == ["correction", "unbiased"]

@@ -1,6 +1,6 @@
 """The CUDA code path without a GPU: course_lib's simulated device (``torch.cuda.simulate()``).
 
-The simulated device (``course_lib/_cuda_sim.py``) has NumPy's API but its
+The simulated device (``course_lib/devices/simulated.py``) has NumPy's API but its
 arrays are a class of their own that refuses to mix with host arrays, has
 CuPy's missing names and keywords, and counts every host-device copy.  So
 these tests exercise course_lib's CUDA path (device reporting, printing,
@@ -20,8 +20,9 @@ import pytest
 from cuda_cases import cases, run_case
 
 import course_lib as torch
-from course_lib import _cuda_sim, _device
+from course_lib import devices as _device
 from course_lib import nn as cnn
+from course_lib.devices import simulated as _cuda_sim
 from course_lib.nn import functional as F
 
 HAVE_TORCH = importlib.util.find_spec("torch") is not None
@@ -86,7 +87,7 @@ def test_a_cupy_without_a_gpu_is_no_cuda(monkeypatch):
         getDeviceCount=lambda: (_ for _ in ()).throw(RuntimeError("cudaErrorNoDevice")))))
     saved = _device.cuda_backend_state()
     monkeypatch.setitem(sys.modules, "cupy", fake)
-    _device.restore_cuda_backend(({"module": None, "error": None, "checked": False}, {}))
+    _device.forget_cuda()
     try:
         assert torch.cuda.is_available() is False
         kind, msg = err(lambda: torch.zeros(1, device="cuda"))
@@ -99,7 +100,7 @@ def test_cupy_is_found_through_the_import(monkeypatch):
     """``cuda_backend()`` imports ``cupy`` and registers it: here the simulation stands in for the package."""
     saved = _device.cuda_backend_state()
     monkeypatch.setitem(sys.modules, "cupy", _cuda_sim.module)
-    _device.restore_cuda_backend(({"module": None, "error": None, "checked": False}, {}))
+    _device.forget_cuda()
     try:
         assert torch.cuda.is_available() and torch.cuda.device_count() == 1
         assert torch.ones(2, device="cuda").device == torch.device("cuda", 0)

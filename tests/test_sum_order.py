@@ -1,4 +1,4 @@
-"""Sums added in PyTorch's order (``course_lib/_sum_order.py``): ``.item()`` / ``.tolist()`` bit for bit.
+"""Sums added in PyTorch's order (``course_lib/torch_compat/sum_order.py``): ``.item()`` / ``.tolist()`` bit for bit.
 
 PyTorch's CPU sum does not add pairwise as NumPy does, so a loss or the gradient of a broadcast parameter
 would otherwise differ in the last bit, and a diverging gradient descent shows it in the printed losses.
@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import course_lib
-from course_lib._sum_order import _threads
+from course_lib.torch_compat.sum_order import _threads
 
 try:
     import torch

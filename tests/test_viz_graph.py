@@ -110,7 +110,7 @@ def test_layout_output_on_top_leaves_at_bottom():
 # ---------------------------------------------------------------------------
 
 def test_step_advances_one_node_in_engine_order():
-    from course_lib.autograd.engine import run_backward
+    from course_lib.core.engine import run_backward
     x, w, z = _mixed()
     s = BackwardStepper(z, names={"x": x, "w": w, "z": z})
     assert s.position == 0 and s.current is None and not s.done

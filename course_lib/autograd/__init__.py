@@ -1,11 +1,10 @@
-"""Automatic differentiation: the graph, the backward pass, grad modes and gradcheck.
+"""``torch.autograd``: backward and grad, grad modes, custom Functions, gradcheck.
 
-``torch.autograd`` in PyTorch.  Reading order for the curious:
-``grad_mode.py`` (is recording on?), ``function.py`` (what a node is),
-``engine.py`` (how backward walks the graph), ``api.py`` (``backward`` and
-``grad``), ``gradcheck.py`` (how to test a gradient with finite
-differences), ``anomaly_mode.py`` (help for debugging a failed backward),
-``variable.py`` (the pre-0.4 ``Variable``, for old code).
+The graph, the engine and grad mode themselves are the core's (``course_lib/core``: ``graph.py``,
+``engine.py``, ``grad_mode.py``).  Here: ``api.py`` (``backward`` and ``grad`` with PyTorch's
+argument checks), ``function.py`` (``autograd.Function``, a learner's own differentiable function),
+``gradcheck.py`` (testing a gradient with finite differences), ``grad_mode.py`` and
+``anomaly_mode.py`` (PyTorch's module names), ``variable.py`` (the pre-0.4 ``Variable``, for old code).
 """
 
 from . import grad_mode, graph

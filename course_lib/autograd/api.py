@@ -11,16 +11,17 @@ raises ``NotImplementedError`` for them.
 
 import numpy as np
 
-from .. import _device
-from .. import _tensor as _tensor_module  # partly imported here (_tensor imports autograd): read at call time
-from .engine import run_backward
+from ..core.backend import backend_of
+from ..core.engine import run_backward
+from ..core.tensor import Tensor, wrap
+from ..ops.creation import zeros_like
 
 __all__ = ["backward", "grad"]
 
 
 def _as_tuple(x):
     """PyTorch's ``_tensor_or_tensors_to_tuple``: a tensor becomes a 1-tuple, anything else goes through tuple()."""
-    return (x,) if isinstance(x, _tensor_module.Tensor) else tuple(x)
+    return (x,) if isinstance(x, Tensor) else tuple(x)
 
 
 def _initial_grads(outputs, grad_outputs):
@@ -31,7 +32,6 @@ def _initial_grads(outputs, grad_outputs):
             the wrong shape, or fewer gradients than outputs (PyTorch's messages).
         TypeError: a gradient that is neither a Tensor nor None.
     """
-    Tensor = _tensor_module.Tensor
     if grad_outputs is None:
         grad_outputs = (None,) * len(outputs)
     if len(grad_outputs) < len(outputs):
@@ -50,7 +50,7 @@ def _initial_grads(outputs, grad_outputs):
             if a.ndim == 0 and a.__class__ is np.ndarray:      # loss.backward(): np.array(1) is 5x cheaper
                 grads.append(np.array(1, dtype=a.dtype))       # than np.ones(())
             else:
-                grads.append(_device.backend_of(a).ones(a.shape, dtype=a.dtype))
+                grads.append(backend_of(a).ones(a.shape, dtype=a.dtype))
             continue
         if not isinstance(g, Tensor):
             raise TypeError(f"gradients can be either Tensors or None, but got {type(g).__name__}")
@@ -125,8 +125,6 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         NotImplementedError: ``create_graph=True``.
     """
     _check_create_graph(create_graph)
-    from .._creation import zeros_like
-    from .._tensor import wrap
     outs = _as_tuple(outputs)
     ins = _as_tuple(inputs)
     if not ins:
@@ -141,3 +139,27 @@ def grad(outputs, inputs, grad_outputs=None, retain_graph=None, create_graph=Fal
         else:
             result.append(wrap(g.copy()))
     return tuple(result)
+
+
+def _backward(self, gradient=None, retain_graph=None, create_graph=False, inputs=None):
+    """Compute the gradient of this tensor with respect to the leaves of its graph.
+
+    The gradients are *added* into the leaves' ``.grad``.  A one-element
+    tensor needs no ``gradient``; for any other shape, ``gradient`` (same
+    shape) weights the outputs: the vector-Jacobian product.  Without
+    ``retain_graph=True`` the graph's saved tensors are freed, so a
+    second ``backward`` through them raises.  Mirrors ``Tensor.backward``.
+
+    Raises:
+        RuntimeError: "grad can be implicitly created only for scalar
+            outputs"; "element 0 of tensors does not require grad and
+            does not have a grad_fn"; a second backward; shape mismatch
+            of ``gradient``; a saved tensor modified in place — all with
+            PyTorch's messages.
+        NotImplementedError: ``create_graph=True`` (see the module's docstring).
+    """
+    backward(self, gradient, retain_graph, create_graph, inputs=inputs)
+
+
+_backward.__name__, _backward.__qualname__ = "backward", "Tensor.backward"
+Tensor.backward = _backward

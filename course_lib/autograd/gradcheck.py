@@ -14,7 +14,10 @@ import warnings
 
 import numpy as np
 
-from . import grad_mode
+from ..core import grad_mode
+from ..core.backend import backend_of, to_numpy
+from ..core.tensor import Tensor, wrap
+from ..ops.creation import tensor
 from .api import grad as autograd_grad
 
 __all__ = ["gradcheck", "GradcheckError", "numerical_jacobian", "analytical_jacobian"]
@@ -29,12 +32,10 @@ def _as_tuple(x):
 
 
 def _output_tensors(func, inputs):
-    from .._tensor import Tensor
     return tuple(o for o in _as_tuple(func(*inputs)) if isinstance(o, Tensor))
 
 
 def _needs_grad(x):
-    from .._tensor import Tensor
     return isinstance(x, Tensor) and x.requires_grad
 
 
@@ -45,7 +46,6 @@ def numerical_jacobian(func, inputs, eps=1e-6):
     grad) or a list with, per output, a float64 array of shape
     ``(input.numel(), output.numel())``.
     """
-    from .._device import to_numpy
     inputs = _as_tuple(inputs)
 
     def evaluate():
@@ -79,8 +79,6 @@ def analytical_jacobian(func, inputs):
 
     An output that does not require grad has an all-zero Jacobian.
     """
-    from .._device import backend_of, to_numpy
-    from .._tensor import wrap
     inputs = _as_tuple(inputs)
     wanted = [x for x in inputs if _needs_grad(x)]
     outputs = _output_tensors(func, inputs)
@@ -122,7 +120,6 @@ def gradcheck(func, inputs, *, eps=1e-6, atol=1e-5, rtol=1e-3, raise_exception=T
         GradcheckError: with ``raise_exception``, the first mismatch, with
             both Jacobians (PyTorch's message).
     """
-    from .._creation import tensor
     inputs = _as_tuple(inputs)
     checked = [i for i, x in enumerate(inputs) if _needs_grad(x)]
     if not checked:

@@ -1,5 +1,5 @@
-"""``torch.autograd.graph``: the node type of the backward graph."""
+"""``torch.autograd.graph``: the node type of the backward graph (``course_lib/core/graph.py``)."""
 
-from .function import Node
+from ..core.graph import Node
 
 __all__ = ["Node"]

@@ -5,12 +5,13 @@ just gives a new leaf tensor that shares ``t``'s memory.  New code writes
 ``t.requires_grad_()`` or ``torch.tensor(..., requires_grad=True)``.
 """
 
+from ..core.tensor import Tensor
+
 __all__ = ["Variable"]
 
 
 class _VariableMeta(type):
     def __instancecheck__(cls, other):
-        from .._tensor import Tensor
         return isinstance(other, Tensor)
 
 
@@ -24,7 +25,6 @@ class Variable(metaclass=_VariableMeta):
     """
 
     def __new__(cls, data, requires_grad=False, volatile=False):
-        from .._tensor import Tensor
         if not isinstance(data, Tensor):
             raise TypeError(f"Variable data has to be a tensor, but got {type(data).__name__}")
         if requires_grad and not data.is_floating_point():

@@ -1,20 +1,12 @@
-"""Running an operation: tensors in, tensors out, and the graph node recorded on the way.
+"""Running an operation: tensors in, tensors out, and the graph node recorded on the way (README.md, 5).
 
-For every call of an :class:`~course_lib.core.graph.Op`:
+``record`` runs an Op on its operands' arrays and, when grad mode is on and an input requires grad,
+makes its node; ``view`` does the same for results that share their input's memory; ``inplace``
+writes into a tensor's own memory, bumps its version and moves its history to the new node (for a
+view, the base's history becomes ``CopySlices``).
 
-1. the operands become backend arrays of one dtype (``dtypes.result_type``); a Python number becomes a
-   NumPy scalar, an operand without a graph edge (PyTorch's "wrapped number");
-2. the tensors must live on one device (a 0-d CPU tensor may join another device);
-3. ``forward`` runs on the arrays;
-4. when grad mode is on and an input requires grad, the node is made: one edge per input, the
-   version counters of what forward saved noted, the results given ``grad_fn``.
-
-A *view* (``view``) shares its input's memory and version counter.  An *in-place* operation
-(``inplace``) writes its result into the tensor's own memory, bumps the version counter, and moves
-the tensor's history to the new node; for a view, the base's history becomes a ``CopySlices`` node.
-
-In PyTorch: the generated autograd kernels (``torch/csrc/autograd/generated/VariableType_*.cpp``),
-``torch/csrc/autograd/VariableTypeUtils.h`` (``rebase_history``) and ``functions/tensor.h`` (CopySlices).
+In PyTorch: ``torch/csrc/autograd/generated/VariableType_*.cpp``, ``VariableTypeUtils.h``
+(``rebase_history``) and ``functions/tensor.h`` (``CopySlices``).
 """
 
 import weakref
@@ -24,16 +16,17 @@ import numpy as np
 from . import dtypes, hooks
 from .backend import backend_of
 from .grad_mode import state
-from .graph import (ERR_FREED, NO_CONTEXT, AsStrided, Node, creation_message, current_grad_fn, edge_of,
-                    input_meta)
+from .graph import ERR_FREED, NO_CONTEXT, AsStrided, Node, creation_message, current_grad_fn, edge_of, input_meta
 from .layout import broadcast_shape, element_strides, strided, view_positions
 from .tensor import Tensor
 
-__all__ = ["NUMBER", "is_number", "scalar", "operands", "record", "binary", "unary", "view", "make_view",
-           "recording", "check_inplace", "inplace", "rebase_history", "CopySlices"]
+__all__ = ["NUMBER", "number_dtype", "scalar", "operands", "as_array", "recording", "record",
+           "record_node", "unary", "make_view", "viewable", "unrecorded_view", "view", "check_inplace", "inplace",
+           "inplace_record", "rebase_history", "CopySlices", "LEAF_ERROR", "VIEW_OF_LEAF_ERROR"]
 
 _ndarray, _generic = np.ndarray, np.generic
 _NO_EDGE = (None, 0)
+_NO_OPERAND = object()
 
 
 class _Number:
@@ -45,15 +38,9 @@ class _Number:
 
 
 NUMBER = _Number()
-_NO_OPERAND = object()
 
 
-def is_number(x):
-    """True for Python numbers and NumPy scalars."""
-    return isinstance(x, (int, float)) or isinstance(x, _generic) and x.ndim == 0
-
-
-def _number_dtype(x_dtype, value):
+def number_dtype(x_dtype, value):
     """The NumPy dtype of ``tensor <op> number``: the tensor's, except an int with a bool tensor (int64) and
     a float with an integer tensor (the default float dtype)."""
     if isinstance(value, (bool, np.bool_)):
@@ -71,14 +58,12 @@ def scalar(value, np_dtype):
         return np.array(value).astype(np_dtype)[()]
 
 
-def _device_error(a, b):
-    first, second = (a.device, b.device) if a._data.__class__ is not _ndarray else (b.device, a.device)
-    return RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
-                        f"{first} and {second}!")
-
-
 def _same_device(a, b):
-    """The arrays of tensors ``a`` and ``b`` on one device: a 0-d CPU tensor joins the other's device."""
+    """The arrays of tensors ``a`` and ``b`` on one device: a 0-d CPU tensor joins the other's device.
+
+    Raises:
+        RuntimeError: tensors on two devices (PyTorch's message).
+    """
     x, y = a._data, b._data
     if x.__class__ is y.__class__:
         return x, y
@@ -86,7 +71,9 @@ def _same_device(a, b):
         return backend_of(y).asarray(x), y
     if y.ndim == 0 and y.__class__ is _ndarray:
         return x, backend_of(x).asarray(y)
-    raise _device_error(a, b)
+    first, second = (a.device, b.device) if x.__class__ is not _ndarray else (b.device, a.device)
+    raise RuntimeError(f"Expected all tensors to be on the same device, but found at least two devices, "
+                       f"{first} and {second}!")
 
 
 def operands(a, b):
@@ -94,50 +81,47 @@ def operands(a, b):
 
     Raises:
         RuntimeError: shapes that do not broadcast, or tensors on two devices (PyTorch's messages).
-        TypeError: ``b`` is neither a tensor nor a number.
     """
-    x = a._data
     if isinstance(b, Tensor):
-        if x.shape != b._data.shape:
-            broadcast_shape(x.shape, b._data.shape)
+        if a._data.shape != b._data.shape:
+            broadcast_shape(a._data.shape, b._data.shape)
         x, y = _same_device(a, b)
         if x.dtype is not y.dtype:
             dt = dtypes.result_type(a, b).numpy_dtype
             x, y = x.astype(dt, copy=False), y.astype(dt, copy=False)
         return x, y
-    if not is_number(b):
-        raise TypeError(f"expected a Tensor or a number, got {type(b).__name__}")
-    dt = _number_dtype(x.dtype, b)
-    return x.astype(dt, copy=False), scalar(b, dt)
+    dt = number_dtype(a._data.dtype, b)
+    return a._data.astype(dt, copy=False), scalar(b, dt)
 
 
-def _as_array(value):
+def as_array(value):
     """NumPy gives scalars for 0-d results; a tensor always holds an array."""
     return np.asarray(value) if isinstance(value, _generic) else value
 
 
 def recording(*tensors):
-    """True when an operation on ``tensors`` is recorded: grad mode is on and one of them requires grad."""
+    """True when an operation on ``tensors`` (None for an operand left out) is recorded: grad mode is on and
+    one of them requires grad (a view, also when its base gained a history since it was made)."""
     if not state.enabled:
         return False
     for t in tensors:
-        if t._requires_grad or t._base is not None and t._base._requires_grad and current_grad_fn(t) is not None:
+        if t is not None and (t._requires_grad or t._base is not None and t._base._requires_grad
+                              and current_grad_fn(t) is not None):
             return True
     return False
 
 
 def record(op, inputs, arrays, params=None):
     """Run ``op.forward`` on ``arrays`` (one per tensor in ``inputs``) and return the result tensor(s),
-    with ``op``'s node as their ``grad_fn`` when the call is recorded.  Integer and bool results never
-    require grad."""
+    with ``op``'s node as their ``grad_fn`` when the call is recorded."""
     if op.node_name is not None and recording(*inputs):
-        return _record_node(op, inputs, arrays, params or {})
+        return record_node(op, inputs, arrays, params)
     out = op.forward(NO_CONTEXT, *arrays, **params) if params else op.forward(NO_CONTEXT, *arrays)
     if out.__class__ is tuple:
-        return tuple(_new_tensor(_as_array(o)) for o in out)
+        return tuple(_new_tensor(as_array(o)) for o in out)
     if op.elementwise and out.ndim > 1:
         out = hooks.result_layout(op, out, arrays, params)
-    return _new_tensor(out if out.__class__ is _ndarray else _as_array(out))
+    return _new_tensor(out if out.__class__ is _ndarray else as_array(out))
 
 
 def _new_tensor(array):
@@ -146,16 +130,21 @@ def _new_tensor(array):
     return t
 
 
-def _record_node(op, inputs, arrays, params):
-    node = op.Node()
-    node.needs_input_grad = tuple(t._requires_grad for t in inputs)
-    node.next_functions = tuple(edge_of(t) if n else _NO_EDGE for t, n in zip(inputs, node.needs_input_grad))
-    node._input_meta = tuple(input_meta(t) if n else None for t, n in zip(inputs, node.needs_input_grad))
-    out = op.forward(node, *arrays, **params)
+def record_node(op, inputs, arrays, params=None):
+    """The recorded half of ``record`` (for callers that know the call is recorded): make ``op``'s node
+    with one edge per input and what the engine needs to fit each input's gradient (shape, dtype, array
+    type), run forward with the node as ``ctx``, and make the node the floating results' ``grad_fn``."""
+    node, needs, edges, metas = op.Node(), (), (), ()
+    for t in inputs:
+        if t._requires_grad:
+            a = t._data
+            needs, edges, metas = needs + (True,), edges + (edge_of(t),), metas + ((a.shape, a.dtype, a.__class__),)
+        else:
+            needs, edges, metas = needs + (False,), edges + (_NO_EDGE,), metas + (None,)
+    node.needs_input_grad, node.next_functions, node._input_meta = needs, edges, metas
+    out = op.forward(node, *arrays, **params) if params else op.forward(node, *arrays)
     if out.__class__ is tuple:
-        results = tuple(_result(node, o, i) for i, o in enumerate(out))
-        node._n_outputs = len(results)
-        node._output_meta = tuple((r._data.shape, r._data.dtype) for r in results)
+        results = _results(node, out)
     else:
         if op.elementwise and out.ndim > 1:
             out = _replace_saved(node, out, hooks.result_layout(op, out, arrays, params))
@@ -163,6 +152,13 @@ def _record_node(op, inputs, arrays, params):
     if node._saved:
         _bind_saved(node, inputs, arrays, results)
     return results if out.__class__ is tuple else results[0]
+
+
+def _results(node, out):
+    """The tensors of the outputs of a node that has several."""
+    results = tuple(_result(node, o, i) for i, o in enumerate(out))
+    node._n_outputs, node._output_meta = len(results), tuple((r._data.shape, r._data.dtype) for r in results)
+    return results
 
 
 def _replace_saved(node, old, new):
@@ -173,8 +169,9 @@ def _replace_saved(node, old, new):
 
 
 def _result(node, out, nr):
-    """The tensor of output ``nr``: node's output when it is floating (only those get gradients)."""
-    t = _new_tensor(out if out.__class__ is _ndarray else _replace_saved(node, out, _as_array(out)))
+    """The tensor of output ``nr``; a floating one gets the node as ``grad_fn`` (integers have no gradient)."""
+    t = hooks.new(Tensor)
+    t._data = out if out.__class__ is _ndarray else _replace_saved(node, out, as_array(out))
     if t._data.dtype.kind == "f":
         t._grad_fn, t._output_nr, t._requires_grad = node, nr, True
     return t
@@ -182,41 +179,32 @@ def _result(node, out, nr):
 
 def _bind_saved(node, inputs, arrays, outputs):
     """Note the version counter (and the version now) of every tensor whose array forward saved, so that
-    backward can tell it was modified in place since.  The checks follow the order in which PyTorch's
-    nodes unpack their saved values, so that the error names the same tensor."""
-    checks = []
-    for i in hooks.unpack_order(node.op, len(node._saved)):
-        saved = node._saved[i]
-        if saved is None or isinstance(saved, _generic):
-            continue
-        source = next((t for t, a in zip(inputs, arrays) if a is saved and t is not NUMBER), None)
-        if source is not None:
-            counter = source._version_counter()
-            if hooks.check_saved is not None:
-                hooks.check_saved(counter)
-            checks.append((i, counter, counter[0], source, None))
-            continue
-        nr = next((k for k, o in enumerate(outputs) if o._data is saved), None)
-        if nr is not None:
-            counter = outputs[nr]._version_counter()
-            checks.append((i, counter, counter[0], None, nr))
+    backward can tell whether it was modified in place since, in the order PyTorch's node unpacks its
+    saved values (so that the error names the same tensor)."""
+    checks, saved = [], node._saved
+    for i in hooks.unpack_order(node.op, len(saved)):
+        if saved[i] is not None and not isinstance(saved[i], _generic):
+            check = _saved_check(i, saved[i], inputs, arrays, outputs)
+            if check is not None:
+                checks.append(check)
     if checks:
         node._checks = tuple(checks)
 
 
-def binary(op, a, b, params=None):
-    """``op`` on tensor ``a`` and tensor-or-number ``b``, with broadcasting and promotion."""
-    x, y = operands(a, b)
-    number = not isinstance(b, Tensor)
-    scalar_form = number and op.scalar_op is not None
-    if scalar_form:
-        op = op.scalar_op                    # the number becomes the option ``other``, not an operand
-    if op.int_to_float and x.dtype.kind != "f":
-        f = dtypes.get_default_dtype().numpy_dtype
-        x, y = x.astype(f), (f.type(b) if number else y.astype(f))     # uint8 / -1 divides by -1.0
-    if scalar_form:
-        return record(op, (a,), (x,), dict(params or (), other=y))
-    return record(op, (a, NUMBER if number else b), (x, y), params)
+def _saved_check(i, value, inputs, arrays, outputs):
+    """``(i, counter, version, input tensor, None)`` for an input's array, ``(..., None, output number)``
+    for a result's, None for an array of neither."""
+    for t, a in zip(inputs, arrays):
+        if a is value and t is not NUMBER:
+            counter = t._version_ref or t._version_counter()
+            if counter.__class__ is not list:        # a layer's own kind of counter (inference tensors')
+                hooks.check_saved(counter)
+            return (i, counter, counter[0], t, None)
+    for nr, o in enumerate(outputs):
+        if o._data is value:
+            counter = o._version_counter()
+            return (i, counter, counter[0], None, nr)
+    return None
 
 
 def unary(op, a, params=None):
@@ -227,9 +215,7 @@ def unary(op, a, params=None):
     return record(op, (a,), (x,), params)
 
 
-# ---------------------------------------------------------------------------------------------------
-# Views
-# ---------------------------------------------------------------------------------------------------
+# -- views ------------------------------------------------------------------------------------------
 
 def make_view(base, array, creation=None):
     """A tensor on ``array``, which shows ``base``'s memory: the same storage and version counter.
@@ -247,20 +233,26 @@ def make_view(base, array, creation=None):
     return t
 
 
-def view(op, base, params=None):
-    """Apply the view operation ``op`` to ``base``: the result shares ``base``'s memory.
+def viewable(x):
+    """Array ``x`` ready for NumPy's view operations: an empty one first gets PyTorch's strides (NumPy gives
+    empty arrays strides of 0, and its views keep whatever strides they find)."""
+    return strided(x, x.shape, element_strides(x)) if x.size == 0 else x
 
-    Made in no_grad mode from a tensor that requires grad, the view requires grad without a history,
-    as in PyTorch.
-    """
-    x = base._data
-    if x.size == 0:                          # NumPy's views keep strides of 0; PyTorch's are contiguous
-        x = strided(x, x.shape, element_strides(x))
+
+def unrecorded_view(base, array):
+    """The view of ``base`` on ``array`` when nothing is recorded.  Made in no_grad mode from a tensor that
+    requires grad, it requires grad without a history, as in PyTorch."""
+    t = make_view(base, array, "no_grad" if base._requires_grad else None)
+    t._requires_grad = base._requires_grad
+    return t
+
+
+def view(op, base, params=None):
+    """Apply the view operation ``op`` to ``base``: the result shares ``base``'s memory, and gets ``op``'s
+    node when the call is recorded."""
+    x = viewable(base._data)
     if not recording(base):
-        array = op.forward(NO_CONTEXT, x, **params) if params else op.forward(NO_CONTEXT, x)
-        t = make_view(base, array, "no_grad" if base._requires_grad else None)
-        t._requires_grad = base._requires_grad
-        return t
+        return unrecorded_view(base, op.forward(NO_CONTEXT, x, **params) if params else op.forward(NO_CONTEXT, x))
     node = op.Node()
     t = make_view(base, op.forward(node, x, **params) if params else op.forward(node, x))
     node.needs_input_grad, node.next_functions, node._input_meta = (True,), (edge_of(base),), (input_meta(base),)
@@ -268,9 +260,7 @@ def view(op, base, params=None):
     return t
 
 
-# ---------------------------------------------------------------------------------------------------
-# In place
-# ---------------------------------------------------------------------------------------------------
+# -- in place ---------------------------------------------------------------------------------------
 
 LEAF_ERROR = "a leaf Variable that requires grad is being used in an in-place operation."
 VIEW_OF_LEAF_ERROR = "a view of a leaf Variable that requires grad is being used in an in-place operation."
@@ -286,14 +276,26 @@ def check_inplace(t, recorded, overlap=True):
         RuntimeError: a leaf that requires grad or a view of one, a view made in no_grad mode or by a
             multi-output function, an expanded tensor (PyTorch's messages).
     """
-    if recorded and t._base is not None and t._creation is not None:
-        raise RuntimeError(creation_message(t))
-    if recorded and t._requires_grad and (t._base._grad_fn if t._base is not None else t._grad_fn) is None:
-        raise RuntimeError(VIEW_OF_LEAF_ERROR if t._base is not None else LEAF_ERROR)
+    if recorded:
+        _check_history(t)
     x = t._data
-    if overlap and x.size > 1 and any(s == 0 and n > 1 for n, s in zip(x.shape, x.strides)):
+    if overlap and x.size > 1 and 0 in x.strides and _written_twice(x):
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
                            "single memory location. Please clone() the tensor before performing the operation.")
+
+
+def _check_history(t):
+    """A recorded in-place write must leave a history autograd can follow."""
+    base = t._base
+    if base is not None and t._creation is not None:
+        raise RuntimeError(creation_message(t))
+    if t._requires_grad and (base if base is not None else t)._grad_fn is None:
+        raise RuntimeError(VIEW_OF_LEAF_ERROR if base is not None else LEAF_ERROR)
+
+
+def _written_twice(x):
+    """True for an expanded array: a dimension of stride 0 and more than one element."""
+    return any(s == 0 and n > 1 for n, s in zip(x.shape, x.strides))
 
 
 def inplace(op, t, other=_NO_OPERAND, params=None):
@@ -303,7 +305,6 @@ def inplace(op, t, other=_NO_OPERAND, params=None):
         RuntimeError: the errors of ``check_inplace``; a result ``t`` cannot hold (its dtype or its
             broadcast shape), with PyTorch's messages.
     """
-    params = dict(params or ())
     if other is _NO_OPERAND:
         sources = (t,)
     elif isinstance(other, Tensor):
@@ -314,12 +315,12 @@ def inplace(op, t, other=_NO_OPERAND, params=None):
         sources = (t, NUMBER)
     recorded = op.node_name is not None and recording(*sources)
     check_inplace(t, recorded)
-    xs = _inplace_arrays(op, t, other)
+    xs, params = _inplace_arrays(op, t, other), dict(params or ())
     if len(xs) > len(sources):
         xs, params["other"] = xs[:1], xs[1]
     _check_fits(op, t, xs)
     if recorded:
-        return _inplace_recorded(op, t, sources, xs, params)
+        return inplace_record(op, t, sources, xs, params)
     t._data[...] = op.forward(NO_CONTEXT, *xs, **params)
     t._bump()
     return t
@@ -329,8 +330,7 @@ def _inplace_arrays(op, t, other):
     """The arrays ``t.op_(other)`` computes with: ``t``'s (and ``other``'s), in the dtype of the result."""
     xs = (t._data,) if other is _NO_OPERAND else operands(t, other)
     if op.int_to_float and xs[0].dtype.kind != "f":
-        f = dtypes.get_default_dtype().numpy_dtype
-        xs = tuple(a.astype(f) for a in xs)
+        xs = tuple(a.astype(dtypes.get_default_dtype().numpy_dtype) for a in xs)
     return xs
 
 
@@ -348,11 +348,12 @@ def _check_fits(op, t, xs):
                            f"{target.legacy_name[:-6]}")
 
 
-def _inplace_recorded(op, t, sources, xs, params):
-    """The recorded in-place op: forward, write into ``t``, and ``op``'s node becomes ``t``'s history."""
+def inplace_record(op, t, sources, xs, params=None):
+    """The recorded in-place op on ``sources`` (``t`` first; their arrays ``xs``): forward, write into ``t``,
+    and ``op``'s node becomes ``t``'s history.  ``check_inplace`` comes first."""
     x, node = t._data, op.Node()
     node.needs_input_grad = tuple(s._requires_grad for s in sources)
-    out = op.forward(node, *xs, **params)
+    out = op.forward(node, *xs, **params) if params else op.forward(node, *xs)
     node.next_functions = tuple(edge_of(s) for s in sources)
     node._input_meta = tuple(input_meta(s) if n else None for s, n in zip(sources, node.needs_input_grad))
     saved = node._saved
@@ -374,9 +375,8 @@ def _save_before_write(node, x, out, sources, xs):
     _bind_saved(node, sources[1:], xs[1:], ())
     # y.mul_(y): the operand is y's own memory.  PyTorch saved that operand as the tensor itself, so
     # backward finds it one version newer (after the write) and raises the in-place error.
-    checks = [(i, s._version_counter(), s._version_counter()[0], s, None)
-              for s, a in zip(sources[1:], xs[1:]) if a is x for i, v in enumerate(saved) if v is x]
-    _add_checks(node, checks)
+    _add_checks(node, [(i, s._version_counter(), s._version_counter()[0], s, None)
+                       for s, a in zip(sources[1:], xs[1:]) if a is x for i, v in enumerate(saved) if v is x])
 
 
 def _add_checks(node, checks):
@@ -406,7 +406,7 @@ class CopySlices(Node):
             raise RuntimeError(ERR_FREED)
         result = grad.copy()
         flat = result.reshape(-1)
-        grads = self.fn.apply(_as_array(flat[self.geometry]))
+        grads = self.fn.apply(as_array(flat[self.geometry]))
         flat[self.geometry] = 0 if grads[0] is None else grads[0]
         return (result,) + tuple(grads[1:])
 
@@ -433,9 +433,9 @@ def rebase_history(t, node, nr=0):
     copy = CopySlices(edge_of(base), input_meta(base), view_positions(base._data, t._data), node)
     base._grad_fn, base._output_nr, base._requires_grad = copy, 0, True
     view_node = AsStrided.Node()
-    view_node.needs_input_grad, view_node.next_functions, view_node._input_meta = (True,), ((copy, 0),), (
-        input_meta(base),)
-    view_node.geometry, view_node.base_meta = copy.geometry, (base._data.shape, base._data.dtype)
+    view_node.needs_input_grad, view_node.next_functions = (True,), ((copy, 0),)
+    view_node._input_meta, view_node.geometry = (input_meta(base),), copy.geometry
+    view_node.base_meta = (base._data.shape, base._data.dtype)
     t._grad_fn, t._output_nr, t._requires_grad, t._view_version = view_node, 0, True, t._version_ref[0]
     if t._retains_grad:
         view_node._retained, node._retained = node._retained, None

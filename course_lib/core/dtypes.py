@@ -1,14 +1,10 @@
-"""The nine dtypes a beginner meets, and PyTorch's type promotion.
+"""The nine dtypes a beginner meets, and PyTorch's type promotion (README.md, 2).
 
-Each :class:`dtype` names the NumPy dtype its elements are stored in.  PyTorch has more (bfloat16,
-complex, more unsigned and float8 types); these nine are the ones the course uses.
+Operands fall into three groups by priority: tensors with dimensions, 0-d tensors, Python numbers.
+A lower group only counts when it is of a higher category (bool < integer < floating):
+``int32_tensor + 0-d int64`` stays int32, ``int64_tensor + 0.5`` is float32.
 
-Promotion is PyTorch's, not NumPy's.  Operands fall into three groups by priority: tensors with
-dimensions, 0-d tensors, Python numbers.  A lower group only counts when it is of a higher
-*category* (bool < integer < floating): ``int32_tensor + 0-d int64`` stays int32,
-``int64_tensor + 0.5`` is float32 (a Python float counts as the default dtype).
-
-In PyTorch: ``c10/core/ScalarType.h`` (the table ``promoteTypes``) and ``at::native::result_type``.
+In PyTorch: ``c10/core/ScalarType.h`` (``promoteTypes``) and ``at::native::result_type``.
 """
 
 import numpy as np

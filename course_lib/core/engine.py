@@ -1,23 +1,12 @@
-"""The backward pass: from the outputs' gradients to every leaf's ``.grad``.
+"""The backward pass: from the outputs' gradients to every leaf's ``.grad`` (README.md, 6).
 
-``run_backward`` works as PyTorch's engine does:
+Count each node's dependencies (the edges pointing at it); send each gradient along its edge into
+the next node's input buffer (summed back to the input's shape, added to what is there); run a node
+once all its dependencies delivered, the newest first (AccumulateGrad before all others).  Formulas
+record nothing and warn of no inf or nan.  ``Tensor.backward`` (``course_lib/autograd/api.py``)
+checks its arguments as PyTorch does, then calls ``run_backward``.
 
-1. count, for every node the outputs lead to, how many edges point at it (its *dependencies*);
-2. start from a root node that hands out the outputs' gradients, and send each gradient a node
-   returns along its edge into the next node's *input buffer*: a gradient of the wrong shape (its
-   input was broadcast) is summed back to the input's shape, gradients meeting at one input add up;
-3. a node whose dependencies all delivered is *ready*; of the ready nodes, the one created last runs
-   first (AccumulateGrad nodes before all others);
-4. before a node runs, the hooks of the tensors it made see their gradients, and tensors that called
-   ``retain_grad()`` keep one; a leaf's AccumulateGrad adds its gradient into ``.grad``;
-5. without ``retain_graph`` each node frees what its forward saved once it has run.
-
-The formulas record nothing (grad mode is off in this thread while backward runs) and, as in
-PyTorch, warn of no inf or nan.  With ``inputs``, only the nodes that lead to them run, and the
-gradients arriving there are returned instead of accumulated (``autograd.grad``).
-
-In PyTorch: ``torch/csrc/autograd/engine.cpp`` (``compute_dependencies``, the ready queue ordered by
-sequence number, ``evaluate_function``) and ``input_buffer.cpp`` (``InputBuffer::accumulate``).
+In PyTorch: ``torch/csrc/autograd/engine.cpp`` and ``input_buffer.cpp``.
 """
 
 from heapq import heappop, heappush
@@ -27,7 +16,7 @@ import numpy as np
 from . import hooks
 from .backend import backend_of, module_for, to_numpy, writeable
 from .grad_mode import state
-from .graph import AccumulateGrad, Node, _type_name, edge_of
+from .graph import AccumulateGrad, Node, edge_of
 from .layout import sum_to
 from .tensor import Tensor, wrap
 
@@ -140,23 +129,38 @@ class _Pass:
             if not self.ready:
                 return
             node = heappop(self.ready)[2]
-            out = self.run_node(node, self.buffers.pop(node, None) or [None] * node._n_outputs)
+            grads = self.buffers.pop(node, None) or [None] * node._n_outputs
+            if node._tensor_hooks or node._retained:
+                _run_tensor_hooks(node, grads, self.shared)
+            if self.leads is not None and not self.capture_at(node, grads):
+                out = ()                         # it leads to none of the wanted inputs
+                continue
+            out = self.run_node(node, grads)
+            if self.trace is not None:
+                self.trace(node, grads, out)
+            if not self.retain_graph:
+                node._release()
 
     def send(self, node, out):
-        """Put each gradient of ``out`` into the buffer of the node its edge leads to."""
-        _mark_repeated(out, self.shared)
+        """Put each gradient of ``out`` into the buffer of the node its edge leads to; a node whose
+        dependencies have all delivered becomes ready."""
+        if len(out) > 1:
+            _mark_repeated(out, self.shared)
+        deps, leads = self.deps, self.leads
         for (nxt, nr), g, meta in zip(node.next_functions, out, node._input_meta):
-            if nxt is None or self.leads is not None and nxt not in self.leads and nxt not in self.captures:
+            if nxt is None or leads is not None and nxt not in leads and nxt not in self.captures:
                 continue
             if g is not None:
-                self.deliver(node, nxt, nr, _as_array(g), meta)
-            self.deps[nxt] -= 1
-            if self.deps[nxt] == 0:
+                self.deliver(node, nxt, nr, g, meta)
+            deps[nxt] -= 1
+            if not deps[nxt]:
                 heappush(self.ready, (-nxt._sequence_nr, self.tie, nxt))
                 self.tie += 1
 
     def deliver(self, node, nxt, nr, g, meta):
         """Fit gradient ``g`` to its input (``meta``), then add it into input ``nr`` of ``nxt``'s buffer."""
+        if g.__class__ is not _ndarray and isinstance(g, _generic):
+            g = np.asarray(g)                    # NumPy gives scalars for 0-d results; keep arrays
         if meta is not None and (g.shape != meta[0] or g.dtype is not meta[1] or g.__class__ is not meta[2]):
             g = validate(node, g, meta, nr)
         buf = self.buffers.get(nxt)
@@ -165,26 +169,16 @@ class _Pass:
         buf[nr] = g if buf[nr] is None else _add(buf[nr], g, self.shared)
 
     def run_node(self, node, grads):
-        """Run one ready node; return one gradient per edge."""
-        if node.__class__ is AccumulateGrad and node.variable._hooks or node._tensor_hooks or node._retained:
-            _run_tensor_hooks(node, grads, self.shared)
-        if self.leads is not None and not self.capture_at(node, grads):
-            return ()
+        """Run one ready node on the gradients of its outputs; return one gradient per edge."""
         if node.__class__ is AccumulateGrad:
             if grads[0] is not None:
                 node.variable._accumulate_grad(grads[0], shared=id(grads[0]) in self.shared)
-            out = ()
-        elif hooks.run_node is not None:
-            out = hooks.run_node(_apply, node, grads, self.shared)
-        elif node._plain and len(grads) == 1 and grads[0] is not None:
-            out = node.apply(grads[0])               # the usual node: one gradient, no hooks
-        else:
-            out = _apply(node, grads, self.shared)
-        if self.trace is not None:
-            self.trace(node, grads, out)
-        if not self.retain_graph:
-            node._release()
-        return out
+            return ()
+        if hooks.run_node is not None:
+            return hooks.run_node(_apply, node, grads, self.shared)
+        if node._plain and len(grads) == 1 and grads[0] is not None:
+            return node.apply(grads[0])          # the usual node: one gradient, no hooks
+        return _apply(node, grads, self.shared)
 
     def capture_at(self, node, grads):
         """Keep the gradients of the wanted inputs that ``node`` receives; True if ``node`` must run."""
@@ -199,10 +193,6 @@ class _Pass:
                 raise RuntimeError(f"The differentiated Tensor at index {k} appears to not have been used in the "
                                    "graph. Set allow_unused=True if this is the desired behavior.")
         return self.captured
-
-
-def _as_array(g):
-    return np.asarray(g) if g.__class__ is not _ndarray and isinstance(g, _generic) else g
 
 
 def _mark_repeated(out, shared):
@@ -226,7 +216,8 @@ def _add(old, grad, shared):
         if id(a) not in shared and a.base is None and writeable(a) and a.shape == b.shape and a.dtype == b.dtype:
             a += b
             return a
-    return _as_array(old + grad)
+    total = old + grad
+    return np.asarray(total) if isinstance(total, _generic) else total
 
 
 def validate(node, grad, meta, index):
@@ -258,15 +249,22 @@ def _apply(node, grads, shared):
         grads = _call_node_hooks(node._pre_hooks, shared, grads)
     if all(g is None for g in grads):
         return (None,) * len(node.next_functions)
-    if node._materialize and any(g is None for g in grads):
-        grads = [backend_of(grads[0] if grads[0] is not None else next(g for g in grads if g is not None))
-                 .zeros(shape, dtype) if g is None else g for g, (shape, dtype) in zip(grads, node._output_meta)]
+    if node._fill_missing:
+        grads = _zeros_for_missing(node, grads)
     out = node.apply(*grads)
     if node._shares_grads:                       # a learner's Function: its arrays are the learner's tensors'
-        shared.update(id(g) for g in out if g is not None)
+        shared.update(map(id, out))
     if node._hooks:
         out = tuple(_call_node_hooks(node._hooks, shared, out, grads))
     return out
+
+
+def _zeros_for_missing(node, grads):
+    """Zeros for the outputs of a multi-output node that received no gradient."""
+    if len(grads) == 1 or all(g is not None for g in grads):
+        return grads
+    xp = backend_of(next(g for g in grads if g is not None))
+    return [xp.zeros(*meta) if g is None else g for g, meta in zip(grads, node._output_meta)]
 
 
 def _call_node_hooks(fns, shared, grads, *more):
@@ -282,48 +280,15 @@ def _call_node_hooks(fns, shared, grads, *more):
 
 def _run_tensor_hooks(node, grads, shared):
     """Hooks of the tensors ``node`` made (or of its leaf), then ``retain_grad()``, as in PyTorch."""
-    table = {0: node.variable._hooks} if node.__class__ is AccumulateGrad else node._tensor_hooks
-    for nr, fns in (table or {}).items():
+    for nr, fns in (node._tensor_hooks or {}).items():
         for fn in tuple(fns):
             if grads[nr] is not None:
                 shared.add(id(grads[nr]))
                 result = fn(wrap(grads[nr]))
-                if result is not None:
-                    grads[nr] = _hook_result(fn, grads[nr], result)
+                if result is not None:           # a hook may replace the gradient
+                    grads[nr] = result._data
                     shared.add(id(grads[nr]))
     for nr, ref in (node._retained or {}).items():
         t = ref()
         if t is not None and grads[nr] is not None:
             t._accumulate_grad(grads[nr], shared=True, in_place=False)
-
-
-def _hook_result(hook, grad, result):
-    """The array of a tensor hook's result, checked as PyTorch checks it."""
-    if not isinstance(result, Tensor):
-        raise TypeError(f"expected Variable, but hook returned '{type(result).__name__}'")
-    name = getattr(hook, "__name__", type(hook).__name__)
-    if result._data.dtype != grad.dtype:
-        raise RuntimeError(f"hook '{name}' has changed the type of value (was {_type_name(grad)} got "
-                           f"{_type_name(result._data)})")
-    if result._data.shape != grad.shape:
-        raise RuntimeError(f"hook '{name}' has changed the size of value")
-    return result._data
-
-
-def backward(self, gradient=None, retain_graph=None):
-    """Add the gradient of this tensor with respect to each leaf of its graph into the leaf's ``.grad``.
-
-    A one-element tensor needs no ``gradient``; any other needs one of its shape, which weights the
-    outputs (the vector-Jacobian product).  The PyTorch-exact form (``create_graph``, ``inputs``, the
-    checks of ``gradient``) is ``course_lib/autograd/api.py``'s.
-
-    Raises:
-        RuntimeError: "grad can be implicitly created only for scalar outputs", and run_backward's errors.
-    """
-    if gradient is None and self._data.size != 1:
-        raise RuntimeError("grad can be implicitly created only for scalar outputs")
-    grad = backend_of(self._data).ones_like(self._data) if gradient is None else gradient._data
-    run_backward((self,), (grad,), retain_graph=bool(retain_graph))
-
-
-Tensor.backward = backward

@@ -1,9 +1,7 @@
-"""Grad mode: whether operations record the graph that ``backward()`` walks.
+"""Grad mode: whether operations record the graph that ``backward()`` walks (README.md, 7).
 
-``no_grad``, ``enable_grad`` and ``set_grad_enabled`` work as context managers and as decorators.
-The mode belongs to the thread that sets it: every thread starts with recording on, and
-``no_grad()`` in one thread does not stop another from recording (``backward()`` too switches the
-mode off only in its own thread while it runs).
+The mode belongs to the thread that sets it: every thread starts with recording on, and ``no_grad()``
+in one thread does not stop another from recording.
 
 In PyTorch: ``c10/core/GradMode.h`` (a thread-local flag) and ``torch/autograd/grad_mode.py``.
 """
@@ -11,7 +9,7 @@ In PyTorch: ``c10/core/GradMode.h`` (a thread-local flag) and ``torch/autograd/g
 import functools
 import threading
 
-__all__ = ["is_grad_enabled", "set_enabled", "no_grad", "enable_grad", "set_grad_enabled"]
+__all__ = ["is_grad_enabled", "no_grad", "enable_grad", "set_grad_enabled"]
 
 
 class _Mode(threading.local):
@@ -24,11 +22,6 @@ state = _Mode()            # state.enabled: this thread's grad mode
 def is_grad_enabled():
     """True when operations on tensors that require grad record the graph. Mirrors ``torch.is_grad_enabled``."""
     return state.enabled
-
-
-def set_enabled(mode):
-    """Switch recording on or off in this thread."""
-    state.enabled = mode
 
 
 class _GradMode:

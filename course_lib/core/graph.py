@@ -1,18 +1,12 @@
-"""The backward graph: nodes, the edges between them, what forward saved, and the operations.
+"""The backward graph: nodes, their edges, what forward saved, and the Op base class (README.md, 4).
 
-Every recorded operation leaves a :class:`Node` (its result's ``grad_fn``).  A node has one *edge*
-per input, ``(node, input_nr)``, pointing at the node that made that input: its ``grad_fn``, or, for
-a leaf that requires grad, the leaf's :class:`AccumulateGrad`, or ``(None, 0)`` for an input that
-needs no gradient.  ``next_functions`` is the tuple of edges.  ``apply`` turns the gradient of the
-node's output into one gradient per input.
+Every recorded operation leaves a :class:`Node`, its result's ``grad_fn``, with one edge
+``(node, input_nr)`` per input: to the node that made the input, to a leaf's :class:`AccumulateGrad`,
+or ``(None, 0)`` where no gradient is needed.  An :class:`Op` writes forward and backward side by
+side; its node *is* the ``ctx`` both see, and checks what forward saved before backward runs.
 
-An :class:`Op` writes an operation's forward and backward side by side, on backend arrays; its
-``Node`` class is made from it, so the node *is* the ``ctx`` both see.  Before ``backward`` runs, the
-node checks what forward saved: freed by an earlier ``backward()``?  modified in place since (each
-saved tensor's version counter must still read what it read when it was saved)?
-
-In PyTorch: ``torch/csrc/autograd/function.h`` (Node, Edge), ``saved_variable.cpp`` (the version
-check), ``functions/accumulate_grad.h``, ``tools/autograd/derivatives.yaml`` (the formulas).
+In PyTorch: ``torch/csrc/autograd/function.h``, ``saved_variable.cpp``, ``functions/accumulate_grad.h``
+and ``tools/autograd/derivatives.yaml``.
 """
 
 import itertools
@@ -52,7 +46,7 @@ class Node:
     _pre_hooks = None
     _hooks = None
     _plain = True            # no hooks: the engine may call apply directly
-    _materialize = True      # a multi-output node gets zeros for outputs that received no gradient
+    _fill_missing = True     # a multi-output node gets zeros for outputs that received no gradient
     _shares_grads = False    # its gradients are someone else's arrays (a learner's Function): never added into
 
     def __init__(self):
@@ -66,19 +60,17 @@ class Node:
 
     def register_hook(self, fn):
         """Call ``fn(grad_inputs, grad_outputs)`` after the node ran; it may return new grad_inputs."""
-        if self._hooks is None:
-            self._hooks = []
-        self._hooks.append(fn)
-        self._plain = False
-        return RemovableHandle(self._hooks, fn)
+        return self._add_hook("_hooks", fn)
 
     def register_prehook(self, fn):
         """Call ``fn(grad_outputs)`` before the node runs; it may return new grad_outputs."""
-        if self._pre_hooks is None:
-            self._pre_hooks = []
-        self._pre_hooks.append(fn)
+        return self._add_hook("_pre_hooks", fn)
+
+    def _add_hook(self, kind, fn):
+        hooks_list = self.__dict__.setdefault(kind, [])
+        hooks_list.append(fn)
         self._plain = False
-        return RemovableHandle(self._pre_hooks, fn)
+        return RemovableHandle(hooks_list, fn)
 
     def save_for_backward(self, *values):
         """Keep ``values`` for the backward formula (``ctx.saved_tensors`` gives them back)."""
@@ -155,6 +147,10 @@ class AccumulateGrad(Node):
 
     def __init__(self, variable):
         self.variable = variable
+
+    @property
+    def _tensor_hooks(self):                 # the leaf's own hooks
+        return {0: self.variable._hooks} if self.variable._hooks else None
 
     def name(self):
         return "torch::autograd::AccumulateGrad"
@@ -273,7 +269,9 @@ class Op:
             if name in cls.__dict__ and not isinstance(cls.__dict__[name], staticmethod):
                 setattr(cls, name, staticmethod(cls.__dict__[name]))
         if cls.node_name:
-            attrs = {"apply": _checked_apply(cls.backward), "__module__": "builtins", "op": cls}
+            # the node's apply checks what forward saved, so backward reads ctx.saved_tensors unchecked
+            attrs = {"apply": _checked_apply(cls.backward), "saved_tensors": property(lambda self: self._saved),
+                     "__module__": "builtins", "op": cls}
             if cls.node_full_name:
                 attrs["name"] = lambda self, _name=cls.node_full_name: _name
             cls.Node = type(cls.node_name, (Node,), attrs)

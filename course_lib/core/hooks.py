@@ -1,10 +1,8 @@
-"""The named places where the layers around the core attach.
+"""The named places where the layers around the core attach (README.md, 10).
 
-The core computes with plain NumPy and knows PyTorch's rules, not PyTorch's arithmetic: summing in
-PyTorch's order, laying results out in memory as PyTorch's TensorIterator does, or checking saved
-values in the order PyTorch's nodes unpack them are what ``course_lib/torch_compat`` adds, by
-replacing the defaults below when it is imported.  Each default is the plain behaviour, so the core
-runs, and reads, on its own.
+Each default below is the plain behaviour, so the core runs, and reads, on its own;
+``course_lib/torch_compat`` replaces them with PyTorch's (summing order, result layouts, the order
+saved values are checked, inference tensors, anomaly mode) when it is imported.
 """
 
 from .backend import backend_of
@@ -14,35 +12,22 @@ __all__ = ["total", "broadcast_to", "result_layout", "unpack_order", "new", "nod
 
 
 def total(array, axes=None, keepdims=False):
-    """The sum of ``array`` over ``axes`` (all of them: None), in its dtype (``sum``, ``mean``, ``sum_to``).
-
-    torch_compat: float sums added in PyTorch's order, so that they round to PyTorch's bits.
-    """
+    """The sum of ``array`` over ``axes`` (None: all) in its dtype.  torch_compat: in PyTorch's order."""
     return array.sum(axis=axes, keepdims=keepdims)
 
 
 def broadcast_to(array, shape):
-    """``array`` stretched to ``shape`` without a copy: a read-only view, stride 0 where it is stretched
-    (the backward of ``sum`` and ``mean``).
-
-    torch_compat: a 0-d array's view made directly (NumPy's ``broadcast_to`` costs 2-3 µs of Python).
-    """
+    """``array`` stretched to ``shape``: a read-only view.  torch_compat: faster for a 0-d array."""
     return backend_of(array).broadcast_to(array, shape)
 
 
 def result_layout(op, out, arrays, params):
-    """The result ``out`` of the element-wise ``op`` on ``arrays``, in the memory layout PyTorch gives it.
-
-    torch_compat: the layout of PyTorch's TensorIterator (``x.t() + 1`` is transposed too).
-    """
+    """``out``, the element-wise ``op``'s result, laid out in memory.  torch_compat: as TensorIterator does."""
     return out
 
 
 def unpack_order(op, count):
-    """The order in which a node of ``op`` checks its ``count`` saved values (which error is raised first).
-
-    torch_compat: PyTorch's nodes unpack their saved values in the alphabetical order of their names.
-    """
+    """The order in which ``op``'s node checks its saved values.  torch_compat: by name, as PyTorch's."""
     return range(count)
 
 
@@ -50,11 +35,11 @@ new = object.__new__   # makes every tensor: torch_compat.inference makes infere
 
 node_created = None    # called with each new node (torch_compat.anomaly keeps the forward stack trace)
 
-run_node = None        # if set, the engine runs each node through run_node(apply, node, grads, shared) (torch_compat.anomaly
-                       # names the node in any error and checks for nan)
+run_node = None        # if set, the engine runs each node as run_node(apply, node, grads, shared)
+                       # (torch_compat.anomaly names the node in any error and checks for nan)
 
-check_saved = None     # called with the version counter of each saved tensor (torch_compat.inference refuses
-                       # inference tensors)
+check_saved = None     # called with each saved tensor's version counter when it is not a plain list, a layer's
+                       # own kind (torch_compat.inference refuses inference tensors)
 
 modified_hint = ("enable anomaly detection to find the operation that failed to compute its gradient, with "
                  "torch.autograd.set_detect_anomaly(True, check_nan=False).")

@@ -1,15 +1,11 @@
-"""Memory layout: strides, the view rule, broadcasting, and summing a gradient back to a shape.
+"""Memory layout: strides, the view rule, expand, broadcasting, and summing a gradient back to a shape.
 
-A tensor reads a block of memory (its *storage*) through a shape, one *stride* per dimension (how
-many elements to skip to move one step along it) and a *storage offset* (where its first element
-is).  A new ``(2, 3)`` tensor has strides ``(3, 1)``; its transpose has ``(1, 3)``, on the same
-memory.  NumPy describes an array the same way (in bytes), so course_lib keeps each tensor as one
-NumPy array over the storage and reads the tensor's strides off it (``element_strides``);
-``strided`` makes the array for given sizes, strides and offset.
+A tensor reads a block of memory through a shape, one stride per dimension (elements to skip to move
+one step along it) and an offset.  Each tensor keeps one NumPy array over its memory, which describes
+it the same way in bytes (``element_strides``, ``strided``).  See README.md (1).
 
-In PyTorch: ``c10/core/TensorImpl.h`` (sizes, strides, storage_offset), ``aten/src/ATen/TensorUtils.cpp``
-(``computeStride``: the view rule), ``aten/src/ATen/ExpandUtils.h`` (broadcasting, ``inferExpandGeometry``)
-and ``torch/csrc/autograd/input_metadata.cpp`` (a gradient summed back to its input's shape).
+In PyTorch: ``c10/core/TensorImpl.h``, ``aten/src/ATen/TensorUtils.cpp`` (``computeStride``) and
+``aten/src/ATen/ExpandUtils.h``.
 """
 
 import math
@@ -19,7 +15,7 @@ import numpy as np
 from . import hooks
 from .backend import address, backend_of
 
-__all__ = ["contiguous_strides", "element_strides", "strided", "view_strides", "infer_size", "expand_strides",
+__all__ = ["contiguous_strides", "element_strides", "strided", "view_strides", "expand_strides",
            "broadcast_shape", "sum_to", "view_positions"]
 
 
@@ -102,31 +98,6 @@ def _chunks(shape, strides):
             stop, size = d, 1
 
 
-def infer_size(shape, numel):
-    """``shape`` with its one ``-1`` filled in so that it holds ``numel`` elements.
-
-    Raises:
-        RuntimeError: two ``-1``, a negative size, or a shape that cannot hold ``numel`` elements.
-    """
-    infer = None
-    for i, s in enumerate(shape):
-        if s == -1 and infer is not None:
-            raise RuntimeError("only one dimension can be inferred")
-        if s == -1:
-            infer = i
-        elif s < 0:
-            raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape [{', '.join(map(str, shape))}]")
-    known = math.prod(s for s in shape if s != -1)
-    if infer is None and known == numel:
-        return tuple(shape)
-    if infer is not None and known == 0 and numel == 0:
-        raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
-                           "unspecified dimension size -1 can be any value and is ambiguous")
-    if infer is not None and known and numel % known == 0:
-        return tuple(numel // known if s == -1 else s for s in shape)
-    raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-
-
 def expand_strides(shape, strides, sizes):
     """Strides for expanding a tensor of ``shape``/``strides`` to ``sizes`` (checked, no -1).
 
@@ -160,11 +131,13 @@ def broadcast_shape(a, b):
         return a
     n = max(len(a), len(b))
     a, b = (1,) * (n - len(a)) + tuple(a), (1,) * (n - len(b)) + tuple(b)
-    for i in range(n - 1, -1, -1):
+    out = [0] * n
+    for i in range(n - 1, -1, -1):           # right to left: the rightmost mismatch is the one reported
         if a[i] != b[i] and a[i] != 1 and b[i] != 1:
             raise RuntimeError(f"The size of tensor a ({a[i]}) must match the size of tensor b ({b[i]}) "
                                f"at non-singleton dimension {i}")
-    return tuple(y if x == 1 else x for x, y in zip(a, b))
+        out[i] = b[i] if a[i] == 1 else a[i]
+    return tuple(out)
 
 
 def sum_to(array, shape):
@@ -177,17 +150,23 @@ def sum_to(array, shape):
         ValueError: ``shape`` does not broadcast to ``array.shape``.
     """
     lead = array.ndim - len(shape)
-    if lead < 0 or any(s != 1 and s != n for s, n in zip(shape, array.shape[lead:])):
+    if lead < 0:
         raise ValueError(f"shape {shape} does not broadcast to {array.shape}")
-    axes = tuple(range(lead)) + tuple(lead + i for i, s in enumerate(shape) if s == 1 and array.shape[lead + i] != 1)
+    axes = list(range(lead))
+    for i, size in enumerate(shape):
+        if size != array.shape[lead + i] and size != 1:
+            raise ValueError(f"shape {shape} does not broadcast to {array.shape}")
+        if size == 1 and array.shape[lead + i] != 1:
+            axes.append(lead + i)
     if axes:
-        array = hooks.total(array, axes)
+        array = hooks.total(array, tuple(axes), True)
     return array.reshape(shape)
 
 
 def view_positions(base, view):
     """For each element of array ``view``, the index of the same memory in array ``base`` read in
-    row-major order; -1 where ``view`` reaches memory ``base`` does not show."""
+    row-major order (-1 where ``base`` does not show it): how CopySlices and AsStrided find a view's
+    elements in its base."""
     xp, origin, item = backend_of(base), address(base), base.itemsize
     base_pos = _positions(base, origin, item).reshape(-1)
     view_pos = _positions(view, origin, item)

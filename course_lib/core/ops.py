@@ -1,13 +1,11 @@
-"""The operations the chapters use most, each an Op with its forward and backward side by side.
+"""The operations the chapters use most, each an Op with forward and backward side by side (README.md, 8).
 
-Arithmetic (``+ - * /``, negation, ``relu``), ``sum``, the matrix product, and the views (``view``,
-``transpose``, ``unsqueeze``, ``expand``, indexing with an integer or a slice).  A backward formula
-may return a gradient in the broadcast shape: the engine sums it back to each input's shape, in one
-place for every operation.  The package's public functions (``torch.add``, ``x.view``, ...; in
-``course_lib/ops``) check their arguments as PyTorch does, then run these Ops through ``dispatch``.
+``+ - * /``, ``relu``, ``sum``, the matrix product, and the views ``view``, ``transpose``, ``unsqueeze``
+and ``expand``.  A backward formula may return a gradient in the
+broadcast shape: the engine sums it back.  The public functions (``course_lib/ops``) check their
+arguments as PyTorch does, then run these Ops through ``dispatch``.
 
-In PyTorch: ``tools/autograd/derivatives.yaml`` (``add: self: grad, other: maybe_multiply(grad, alpha)``,
-``mul: self: mul_tensor_backward(grad, other, self.scalar_type())`` ...) and ``aten/src/ATen/native``.
+In PyTorch: ``tools/autograd/derivatives.yaml`` and ``aten/src/ATen/native``.
 """
 
 import numpy as np
@@ -16,10 +14,10 @@ from . import hooks
 from .backend import backend_of
 from .dispatch import view
 from .graph import Elementwise, Op
-from .layout import element_strides, expand_strides, infer_size, strided, view_strides
+from .layout import element_strides, expand_strides, strided, view_strides
 
-__all__ = ["Add", "Sub", "Mul", "Div", "Neg", "Relu", "Sum", "SumDim", "Mm", "View", "Transpose", "Unsqueeze",
-           "Expand", "Select", "Slice", "VIEW_ERROR", "view_shape", "select", "slice_view"]
+__all__ = ["Add", "Sub", "Mul", "Div", "Relu", "Sum", "SumDim", "Mm", "View", "Transpose", "Unsqueeze",
+           "Expand", "VIEW_ERROR", "view_shape"]
 
 
 class Add(Elementwise):
@@ -79,17 +77,6 @@ class Div(Elementwise):
         ga = grad / b if ctx.needs_input_grad[0] else None
         gb = -grad * (a / b / b) if a is not None else None            # d(a/b)/db = -a/b**2
         return ga, gb
-
-
-class Neg(Elementwise):
-    node_name = "NegBackward0"
-    ufunc = np.negative
-
-    def forward(ctx, a):
-        return -a
-
-    def backward(ctx, grad):
-        return (-grad,)
 
 
 class Relu(Elementwise):
@@ -203,36 +190,6 @@ class Expand(Op):
         return (grad,)        # the engine sums it back to the input's shape
 
 
-class Select(Op):
-    node_name = "SelectBackward0"
-
-    def forward(ctx, a, axis, index):
-        ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
-        return a[(slice(None),) * axis + (index, Ellipsis)]       # "..." keeps a 0-d result an array
-
-    def backward(ctx, grad):
-        out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
-        out[(slice(None),) * ctx.axis + (ctx.index,)] = grad
-        return (out,)
-
-
-class Slice(Op):
-    node_name = "SliceBackward0"
-
-    def forward(ctx, a, axis, start, stop, step):
-        ctx.shape, ctx.key = a.shape, (slice(None),) * axis + (slice(start, stop, step),)
-        if stop > start:
-            return a[ctx.key]
-        strides = list(element_strides(a))       # empty: NumPy would start it at 0, PyTorch at `start`
-        offset, strides[axis] = start * strides[axis], strides[axis] * step
-        return strided(a, a.shape[:axis] + (0,) + a.shape[axis + 1:], strides, offset)
-
-    def backward(ctx, grad):
-        out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
-        out[ctx.key] = grad
-        return (out,)
-
-
 # -- the rules of the views (the package's view functions parse their arguments, then call these) --------
 
 VIEW_ERROR = ("view size is not compatible with input tensor's size and stride (at least one dimension spans "
@@ -240,32 +197,14 @@ VIEW_ERROR = ("view size is not compatible with input tensor's size and stride (
 
 
 def view_shape(a, shape):
-    """``a.view(shape)``: the same memory seen with a new ``shape`` (one size may be -1).
+    """``a.view(shape)``: the same memory seen in ``shape`` (of as many elements), if the strides allow.
 
     Raises:
-        RuntimeError: a shape that does not fit, or strides that allow no view (PyTorch's messages).
+        RuntimeError: strides that allow no view (PyTorch's message).
     """
     x = a._data
-    shape = infer_size(tuple(shape), x.size)
     strides = view_strides(x.shape, element_strides(x), shape)
     if strides is None:
         raise RuntimeError(VIEW_ERROR)
     return view(View, a, {"shape": shape, "strides": strides})
 
-
-def select(a, dim, index):
-    """``a.select(dim, index)``: the slice at ``index`` of dimension ``dim``, one dimension less.
-
-    Raises:
-        IndexError: ``index`` out of range (PyTorch's message).
-    """
-    size = a._data.shape[dim]
-    if not -size <= index < size:
-        raise IndexError(f"index {index} is out of bounds for dimension {dim} with size {size}")
-    return view(Select, a, {"axis": dim, "index": index % size})
-
-
-def slice_view(a, dim, start, stop, step=1):
-    """Elements ``start:stop:step`` (a positive step) of dimension ``dim``, as a view."""
-    start, stop, _ = slice(start, stop).indices(a._data.shape[dim])
-    return view(Slice, a, {"axis": dim, "start": start, "stop": max(stop, start), "step": step})

@@ -1,25 +1,19 @@
 """The Tensor: memory seen through a shape, strides and an offset, plus what autograd knows about it.
 
-A tensor is *storage* (a block of memory), a *shape*, *strides* and a *storage offset*.  course_lib
-keeps them as one backend array, ``_data``, over the storage: the array's shape is the tensor's
-shape, its strides (in bytes) divided by the element size are the tensor's strides, and its first
-element's address minus the storage's is the offset.  ``_storage`` is the array that owns the
-memory (None when ``_data`` owns it itself)::
+``_data`` is the NumPy array that shows the tensor: its shape is the tensor's shape, its byte strides
+divided by the element size are the tensor's strides, its first element's address minus the
+storage's is the offset.  ``_storage`` is the array that owns the memory (None: ``_data`` owns it)::
 
     storage   [ 0  1  2  3  4  5 ]          x = torch.arange(6.).view(2, 3)
     x         shape (2, 3)  strides (3, 1)  offset 0
     x.t()     shape (3, 2)  strides (1, 3)  offset 0   same memory
     x[1]      shape (3,)    strides (1,)    offset 3   same memory
 
-Autograd's part: ``requires_grad``, ``grad`` (filled by ``backward()`` on leaves), ``grad_fn`` (the
-node that made the tensor; None for leaves), and a *version counter* shared by every tensor on the
-same memory, bumped by each in-place write.  For a view, ``_base`` is the tensor it views.
+Every tensor on the same memory shares one *version counter*, bumped by each in-place write.  The
+operations, ``backward()`` and the rest of PyTorch's Tensor API are attached by the package around
+the core (README.md, 3).
 
-``backward()`` is attached by ``core/engine.py`` (the engine needs Tensor, so Tensor cannot import
-it); the operations and the rest of PyTorch's Tensor API by the package around the core.
-
-In PyTorch: ``c10/core/TensorImpl.h``, ``torch/csrc/autograd/variable.h`` (autograd meta, views,
-version counter) and ``torch/_tensor.py``.
+In PyTorch: ``c10/core/TensorImpl.h``, ``torch/csrc/autograd/variable.h``, ``torch/_tensor.py``.
 """
 
 import warnings

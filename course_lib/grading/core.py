@@ -154,8 +154,8 @@ def snap(value, requires_grad=False):
     """
     import numpy as np
 
-    from .._dtype import _BY_NUMPY
-    from .._tensor import Tensor
+    from ..core.tensor import Tensor
+    from ..torch_compat.dtypes import _BY_NUMPY
     if not isinstance(value, Tensor):
         return {"type": _type_name(value)}
     # read the array behind the tensor directly: a subclass cannot dress up what it holds

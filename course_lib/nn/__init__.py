@@ -26,6 +26,6 @@ __all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential", "MSELoss", "Id
 
 
 def __getattr__(name):                   # only for names the module does not have
-    from .._arguments import missing_attribute
+    from ..torch_compat.arguments import missing_attribute
     raise missing_attribute("course_lib.nn", name)
 

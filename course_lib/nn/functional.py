@@ -15,10 +15,8 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-from .._arguments import tensor_expected, type_name
-from .._tensor import Tensor
-from ..autograd.function import Elementwise, Op
+from ..core.graph import Elementwise, Op
+from ..core.tensor import Tensor
 from ..ops import _dispatch as D
 from ..ops import linalg as L
 from ..ops import softmax as _softmax
@@ -26,6 +24,9 @@ from ..ops import views as V
 from ..ops.math import precise as _precise
 from ..ops.math import relu as _relu
 from ..ops.reduction import _average, _total
+from ..torch_compat import dtypes as _dtype
+from ..torch_compat.arguments import tensor_expected
+from ..torch_compat.names import type_name
 
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout", "mse_loss", "l1_loss",
            "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot",
@@ -355,7 +356,7 @@ def one_hot(tensor, num_classes=-1):
         elif x.max() >= num_classes:
             raise RuntimeError("Class values must be smaller than num_classes.")
         out = (x[..., None] == np.arange(num_classes)).astype(np.int64)
-    from .._tensor import wrap
+    from ..core.tensor import wrap
     return wrap(out).to(tensor.device)
 
 
@@ -383,9 +384,9 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise tensor_expected("dropout_" if inplace else "dropout", input)
     if not training or p == 0:
         return input
-    from .._random import bernoulli_mask
-    from .._tensor import wrap
-    from ..autograd import grad_mode
+    from ..core import grad_mode
+    from ..core.tensor import wrap
+    from ..torch_compat.random import bernoulli_mask
     with grad_mode.no_grad():
         keep = wrap(bernoulli_mask(input._data.shape, 1 - p)).to(input.device)
         mask = keep.to(input.dtype) / (1 - p) if p < 1 else keep.to(input.dtype)
@@ -628,6 +629,6 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
 
 
 def __getattr__(name):                   # only for names the module does not have
-    from .._arguments import missing_attribute
+    from ..torch_compat.arguments import missing_attribute
     raise missing_attribute("course_lib.nn.functional", name)
 

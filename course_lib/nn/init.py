@@ -8,7 +8,7 @@ bound for the bias.  The draws come from course_lib's generator
 
 import math
 
-from ..autograd import grad_mode
+from ..core import grad_mode
 
 __all__ = ["calculate_gain", "uniform_", "normal_", "constant_", "zeros_", "ones_", "kaiming_uniform_",
            "xavier_uniform_"]

@@ -3,7 +3,7 @@
 import math
 from collections import OrderedDict
 
-from .._creation import empty
+from ..ops.creation import empty
 from . import functional as F
 from . import init
 from .module import Module

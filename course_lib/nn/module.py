@@ -17,10 +17,10 @@ holds them); ``zero_grad()`` clears their ``.grad``; calling the module runs
 
 from collections import OrderedDict, namedtuple
 
-from .. import _dtype
-from .._device import device as Device
-from .._tensor import Tensor
-from ..autograd import grad_mode
+from ..core import grad_mode
+from ..core.tensor import Tensor
+from ..torch_compat import dtypes as _dtype
+from ..torch_compat.device import device as Device
 from .parameter import Parameter
 
 __all__ = ["Module", "typename"]

@@ -8,7 +8,7 @@ named ``module.weight`` and so on, as in PyTorch.  For real multi-process traini
 """
 
 from .. import cuda
-from .._device import device as _device_cls
+from ..torch_compat.device import device as _device_cls
 from .module import Module
 
 __all__ = ["DataParallel"]

@@ -10,12 +10,14 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-from .._arguments import tensor_expected, type_name, wrong_arguments
-from .._broadcast import broadcast_shape
-from .._strides import elementwise_result
-from .._tensor import Tensor
-from ..autograd.function import Elementwise, Op
+from ..core.graph import Elementwise, Op
+from ..core.layout import broadcast_shape
+from ..core.ops import Add, Div, Mul, Sub
+from ..core.tensor import Tensor
+from ..torch_compat import dtypes as _dtype
+from ..torch_compat.arguments import tensor_expected, wrong_arguments
+from ..torch_compat.layouts import elementwise_result
+from ..torch_compat.names import type_name
 from . import _dispatch as D
 from .math import precise
 
@@ -69,32 +71,6 @@ def _check_integer_division(a, b, kernel):
         raise RuntimeError("ZeroDivisionError")
 
 
-class Add(Elementwise):
-    node_name = "AddBackward0"
-    inplace_ufunc = np.add
-
-    def forward(ctx, a, b, alpha=1):
-        ctx.alpha = alpha
-        return a + b if alpha == 1 else (a + b * alpha).astype(a.dtype, copy=False)
-
-    def backward(ctx, grad):
-        return grad, (grad if ctx.alpha == 1 else grad * ctx.alpha)
-
-
-class Sub(Elementwise):
-    node_name = "SubBackward0"
-    inplace_ufunc = np.subtract
-
-    def forward(ctx, a, b, alpha=1):
-        ctx.alpha = alpha
-        return a - b if alpha == 1 else a - b * alpha
-
-    def backward(ctx, grad):
-        if not ctx.needs_input_grad[1]:          # `out - target`: no need to negate a gradient nobody takes
-            return grad, None
-        return grad, -grad if ctx.alpha == 1 else grad * -ctx.alpha
-
-
 class Rsub(Elementwise):
     """``number - tensor``: PyTorch's ``rsub(tensor, number)``, one input edge."""
 
@@ -107,41 +83,6 @@ class Rsub(Elementwise):
 
     def backward(ctx, grad):
         return (-grad,)
-
-
-class Mul(Elementwise):
-    node_name = "MulBackward0"
-    saved_names = ("self", "other")
-    inplace_ufunc = np.multiply
-
-    def forward(ctx, a, b):
-        # Save only what the backward will need, as PyTorch does: b for a's gradient, a for b's.
-        need_a, need_b = ctx.needs_input_grad or (False, False)
-        ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return a * b
-
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        return (grad * b if b is not None else None,
-                grad * a if a is not None else None)
-
-
-class Div(Elementwise):
-    node_name = "DivBackward0"
-    saved_names = ("self", "other")
-    int_to_float = True
-    inplace_ufunc = np.true_divide
-
-    def forward(ctx, a, b):
-        need_a, need_b = ctx.needs_input_grad or (False, False)
-        ctx.save_for_backward(a if need_b else None, b if need_a or need_b else None)
-        return a / b
-
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        ga = grad / b if ctx.needs_input_grad[0] else None
-        gb = -grad * (a / b / b) if a is not None else None      # PyTorch: -grad * ((self / other) / other)
-        return ga, gb
 
 
 class DivRounded(Elementwise):
@@ -394,12 +335,9 @@ class RPow(Elementwise):
 
 class Neg(Elementwise):
     node_name = "NegBackward0"
-    inplace_ufunc = np.negative
+    ufunc = np.negative
 
     def forward(ctx, a):
-        if a.dtype.kind == "b":
-            raise RuntimeError("Negation, the `-` operator, on a bool tensor is not supported. If you are "
-                               "trying to invert a mask, use the `~` or `logical_not()` operator instead.")
         return -a
 
     def backward(ctx, grad):
@@ -485,7 +423,7 @@ BitwiseXor = _bitwise("BitwiseXor", lambda a, b: a ^ b, "bitwise_xor")
 
 
 def _xp(array):
-    from .._device import backend_of
+    from ..core.backend import backend_of
     return backend_of(array) if not isinstance(array, np.generic) else np
 
 
@@ -672,7 +610,7 @@ def remainder(input, other):
         number = _number_tensor(input, other)
         if not D.recording(other):
             return D.binary(Remainder, "remainder", number, other)
-        from ..autograd import grad_mode
+        from ..core import grad_mode
         with grad_mode.no_grad():
             value = D.binary(Remainder, "remainder", number, other)._data
         return D.record(RemainderNumberFirst, (other,), (other._data,), {"value": value})
@@ -742,6 +680,8 @@ def neg(input, *, out=None):
 
 
 negative = neg
+D.refuse(Neg, "b", RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
+                                 "to invert a mask, use the `~` or `logical_not()` operator instead.")
 
 
 def reciprocal(input):
@@ -839,7 +779,7 @@ def _check_close(name, input, other, rtol, atol, equal_nan):
     """PyTorch's TypeErrors for the arguments of isclose / allclose."""
     if not (isinstance(input, Tensor) and isinstance(other, Tensor) and isinstance(rtol, (int, float))
             and isinstance(atol, (int, float)) and isinstance(equal_nan, bool)):
-        from .._arguments import Signature, parse
+        from ..torch_compat.arguments import Signature, parse
         parse(name, (Signature("(Tensor input, Tensor other, float rtol = 1e-05, float atol = 1e-08, "
                                "bool equal_nan = False)"),), (input, other, rtol, atol, equal_nan))
 
@@ -935,7 +875,7 @@ def _number_tensor(number, like, name=None):
     With ``name`` (PyTorch's add, sub, mul, div and their aliases), ``like`` may be a number too:
     ``torch.div(2, 3)`` is ``tensor(0.6667)``, as in PyTorch.
     """
-    from .._creation import number_tensor
+    from ..ops.creation import number_tensor
     if not isinstance(like, Tensor):
         if name is not None:
             return _both_numbers(number, like, name)
@@ -946,7 +886,7 @@ def _number_tensor(number, like, name=None):
 def _both_numbers(a, b, name):
     """``torch.name(a, b)`` with a non-tensor ``a``: PyTorch's add, sub, mul and div (and aliases) take a Python
     number there and wrap it into a 0-d tensor; anything else is PyTorch's TypeError."""
-    from .._creation import number_tensor
+    from ..ops.creation import number_tensor
     if not D.is_number(a) or isinstance(a, np.ndarray):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type_name(a)}")
     if not D.is_number(b) or isinstance(b, np.ndarray):

@@ -7,12 +7,13 @@ whose backward converts the gradient back.
 
 import numpy as np
 
-from .. import _dtype
-from .._device import device as Device
-from .._device import device_of, module_for, resolve
-from .._strides import empty_preserving
-from .._tensor import Tensor
-from ..autograd.function import Op
+from ..core.backend import device_of
+from ..core.graph import Op
+from ..core.tensor import Tensor
+from ..devices import module_for, resolve
+from ..torch_compat import dtypes as _dtype
+from ..torch_compat.device import device as Device
+from ..torch_compat.layouts import empty_preserving
 from . import _dispatch as D
 
 __all__ = ["to"]
@@ -50,7 +51,7 @@ _TO = None
 def _signatures():
     global _TO
     if _TO is None:
-        from .._arguments import Signature
+        from ..torch_compat.arguments import Signature
         rest = "bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None"
         _TO = (Signature(f"(torch.device device = None, torch.dtype dtype = None, {rest})"),
                Signature(f"(torch.dtype dtype, {rest})"), Signature(f"(Tensor tensor, {rest})"))
@@ -86,7 +87,7 @@ def _parse(args, kwargs):
             dtype = _BAD
     extra = set(kwargs) - {"dtype", "device", "memory_format", *names}
     if dtype is _BAD or len(flags) > 2 or extra or not all(isinstance(f, bool) for f in flags):
-        from .._arguments import invalid_arguments
+        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments("to", _signatures(), args, kwargs)
     copy = kwargs.get("copy", flags[1] if len(flags) > 1 else False)
     return _dtype.as_dtype(dtype, "to"), dev, copy

@@ -13,13 +13,14 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-from .._arguments import Signature, invalid_arguments, parse, tensor_expected, type_name, wrong_arguments
-from .._broadcast import broadcast_shape
-from .._device import backend_of, to_numpy
-from .._strides import broadcast_strides, check_no_partial_overlap, element_strides, empty_strided, iterator_strides
-from .._tensor import Tensor, wrap_dim
-from ..autograd.function import NO_CONTEXT, Op
+from ..core.backend import backend_of, to_numpy
+from ..core.graph import NO_CONTEXT, Op
+from ..core.layout import broadcast_shape, element_strides
+from ..core.tensor import Tensor, wrap_dim
+from ..torch_compat import dtypes as _dtype
+from ..torch_compat.arguments import Signature, invalid_arguments, parse, tensor_expected, wrong_arguments
+from ..torch_compat.layouts import broadcast_strides, check_no_partial_overlap, empty_strided, iterator_strides
+from ..torch_compat.names import type_name
 from . import _dispatch as D
 from . import views as V
 
@@ -112,8 +113,8 @@ def _slice_index(value):
 
 def _index_tensor(item):
     """A list (or array) used as an index, converted as PyTorch does: bool or uint8 data stays, the rest is int64."""
-    from .._creation import _data_to_array, _infer_dtype
-    from .._dtype import int64
+    from ..ops.creation import _data_to_array, _infer_dtype
+    from ..torch_compat.dtypes import int64
     dt = _infer_dtype(item)
     array, _ = _data_to_array(item, dt if dt.numpy_dtype in _MASK_DTYPES else int64)
     return D.wrap(array)
@@ -761,7 +762,7 @@ class MaskedSelect(Op):
     saved_names = ("mask", "self")
 
     def forward(ctx, a, mask):
-        from .._broadcast import broadcast_shape
+        from ..core.layout import broadcast_shape
         xp = backend_of(a)
         shape = broadcast_shape(a.shape, mask.shape)
         m = xp.broadcast_to(mask, shape)

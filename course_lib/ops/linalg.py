@@ -19,10 +19,11 @@ import math
 
 import numpy as np
 
-from .._arguments import wrong_arguments
-from .._device import backend_of
-from .._tensor import Tensor
-from ..autograd.function import Op
+from ..core.backend import backend_of
+from ..core.graph import Op
+from ..core.ops import Mm
+from ..core.tensor import Tensor
+from ..torch_compat.arguments import wrong_arguments
 from . import _dispatch as D
 from . import views as V
 
@@ -65,20 +66,6 @@ class Mv(Op):
         m, v = ctx.saved_tensors
         xp = backend_of(grad)
         return (xp.outer(grad, v) if v is not None else None, m.T @ grad if m is not None else None)
-
-
-class Mm(Op):
-    node_name = "MmBackward0"
-    saved_names = ("self", "mat2")
-
-    def forward(ctx, a, b):
-        need_a, need_b = ctx.needs_input_grad or (False, False)
-        ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return a @ b
-
-    def backward(ctx, grad):
-        a, b = ctx.saved_tensors
-        return (grad @ b.T if b is not None else None, a.T @ grad if a is not None else None)
 
 
 class Bmm(Op):
@@ -264,7 +251,7 @@ def matmul(input, other, *, out=None):
 
 
 def _batched_matmul(a, b):
-    from .._broadcast import broadcast_shape
+    from ..core.layout import broadcast_shape
     d1, d2 = a._data.ndim, b._data.ndim
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected scalar type {_short(a)} but found {_short(b)}")

@@ -15,8 +15,8 @@ get no gradient, as in PyTorch).
 
 import numpy as np
 
-from .._device import backend_of
-from ..autograd.function import Op
+from ..core.backend import backend_of
+from ..core.graph import Op
 from . import _dispatch as D
 
 __all__ = ["NllLoss", "NllLoss2d", "BinaryCrossEntropy", "BinaryCrossEntropyWithLogits"]

@@ -6,12 +6,13 @@ computed in the default float dtype, as in PyTorch.
 
 import numpy as np
 
-from .. import _dtype
-from .._arguments import tensor_expected, wrong_arguments
-from .._device import backend_of
-from .._strides import elementwise_result
-from .._tensor import Tensor
-from ..autograd.function import Elementwise
+from ..core.backend import backend_of
+from ..core.graph import Elementwise
+from ..core.ops import Relu
+from ..core.tensor import Tensor
+from ..torch_compat import dtypes as _dtype
+from ..torch_compat.arguments import tensor_expected, wrong_arguments
+from ..torch_compat.layouts import elementwise_result
 from . import _dispatch as D
 
 __all__ = ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "square",
@@ -304,22 +305,6 @@ class Sigmoid(Elementwise):
         return (grad * result * (1 - result),)
 
 
-class Relu(Elementwise):
-    node_name = "ReluBackward0"
-    saved_names = ("result",)
-
-    def forward(ctx, a):
-        if a.dtype.kind == "b":
-            raise RuntimeError("Boolean inputs not supported for relu")
-        result = _xp(a).maximum(a, 0).astype(a.dtype, copy=False)
-        ctx.save_for_backward(result)
-        return result
-
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (grad * (result > 0),)
-
-
 class Clamp(Elementwise):
     """``clamp(min=number, max=number)``: gradient passes where the input was inside the bounds."""
 
@@ -507,6 +492,7 @@ atan = _unary_function(Atan, "atan", "Inverse tangent, element-wise, in (-pi/2, 
 arccos, arcsin, arctan = acos, asin, atan
 sigmoid = _unary_function(Sigmoid, "sigmoid", "The logistic function 1 / (1 + exp(-x)), in (0, 1).")
 relu = _unary_function(Relu, "relu", "max(x, 0), element-wise (keeps the dtype).")
+D.refuse(Relu, "b", RuntimeError, "Boolean inputs not supported for relu")
 floor = _unary_function(Floor, "floor", "Round down, element-wise.")
 ceil = _unary_function(Ceil, "ceil", "Round up, element-wise.")
 trunc = _unary_function(Trunc, "trunc", "Round toward zero, element-wise.")
@@ -544,14 +530,14 @@ def clamp(input, min=None, max=None, *, out=None):
         given = (min, max) if max is not None else (min,) if min is not None else ()
         raise wrong_arguments("clamp", input, *given)
     if not (_is_bound(min) and _is_bound(max)):
-        from .._arguments import Signature, invalid_arguments
+        from ..torch_compat.arguments import Signature, invalid_arguments
         kwargs = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
         raise invalid_arguments("clamp", (Signature("(Tensor min = None, Tensor max = None)"),
                                           Signature("(Number min = None, Number max = None)")), (), kwargs)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        from .._broadcast import broadcast_shape
+        from ..core.layout import broadcast_shape
         bounds = [b for b in (min, max) if b is not None]
         shape = input._data.shape
         for b in bounds:
@@ -603,7 +589,7 @@ def clamp_max(input, max):
 
 
 def _where_signatures():
-    from .._arguments import Signature
+    from ..torch_compat.arguments import Signature
     return tuple(Signature(t) for t in (
         "(Tensor condition)", "(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)",
         "(Tensor condition, Number self, Tensor other)", "(Tensor condition, Tensor input, Number other)",
@@ -619,15 +605,15 @@ def where(condition, input=None, other=None):
     Raises:
         RuntimeError: a condition that is not a bool tensor (PyTorch's message).
     """
-    from .. import _dtype
-    from .._broadcast import broadcast_shape
+    from ..core.layout import broadcast_shape
+    from ..torch_compat import dtypes as _dtype
     args = (condition, input, other)
     if input is None and other is None and isinstance(condition, Tensor):
         from .indexing import nonzero
         return nonzero(condition, as_tuple=True)
     if not isinstance(condition, Tensor) or input is None or other is None or not all(
             isinstance(v, Tensor) or D.is_number(v) and not isinstance(v, np.ndarray) for v in args[1:]):
-        from .._arguments import invalid_arguments
+        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments("where", _where_signatures(), tuple(a for a in args if a is not None))
     shape = ()
     for v in args:                       # broadcast in PyTorch's order: condition, input, other

@@ -11,12 +11,13 @@ import types
 
 import numpy as np
 
-from .. import _dtype
-from .._arguments import tensor_expected, wrong_arguments
-from .._device import backend_of
-from .._sum_order import total
-from .._tensor import Tensor, wrap, wrap_dim
-from ..autograd.function import Op
+from ..core.backend import backend_of
+from ..core.graph import Op
+from ..core.ops import Sum, SumDim
+from ..core.tensor import Tensor, wrap, wrap_dim
+from ..torch_compat import dtypes as _dtype
+from ..torch_compat.arguments import tensor_expected, wrong_arguments
+from ..torch_compat.sum_order import total
 from . import _dispatch as D
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var",
@@ -94,7 +95,7 @@ def normalize_dims(dim, ndim):
 
 
 def _signatures(*texts):
-    from .._arguments import Signature
+    from ..torch_compat.arguments import Signature
     return tuple(Signature(t) for t in texts)
 
 
@@ -120,7 +121,7 @@ def _check_args(name, texts, dim, keepdim, ints_only=False, none_ok=True):
         not ints_only and isinstance(dim, (tuple, list)) and builtins.all(_is_int(d) for d in dim))
     if ok_dim and isinstance(keepdim, (bool, np.bool_)):
         return dim
-    from .._arguments import int_list, parse
+    from ..torch_compat.arguments import int_list, parse
     args = (dim,) if keepdim is False else (dim, keepdim)
     dim = parse(name, _signatures(*texts), args)[0][0]        # dim=torch.tensor(1) is read as 1
     if isinstance(dim, (tuple, list)):                        # a later element that is not an int
@@ -187,28 +188,6 @@ def _average(a, axes, keepdims):
         with np.errstate(invalid="ignore", divide="ignore"):      # 0 / 0: nan, silently (only here)
             mean = total / acc.type(count)
     return _reduced(mean.astype(a.dtype, copy=False))
-
-
-class Sum(Op):
-    node_name = "SumBackward0"
-
-    def forward(ctx, a, dtype=None):
-        ctx.shape = a.shape
-        return D.as_array(_total(a))
-
-    def backward(ctx, grad):
-        return (_expand(grad, ctx.shape),)
-
-
-class SumDim(Op):
-    node_name = "SumBackward1"
-
-    def forward(ctx, a, axes, keepdim, dtype=None):
-        ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
-        return _reduced(_total(a, axes, keepdim))
-
-    def backward(ctx, grad):
-        return (_expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim),)
 
 
 class Mean(Op):
@@ -590,7 +569,7 @@ def _no_dim(name, input, dim, keepdim, keepdims, dtype):
     """The TypeError PyTorch raises for ``keepdim=`` / ``keepdims=`` without a dim."""
     if dtype is not None:
         return _missing_dim(name)
-    from .._arguments import FUNCTION_SIGNATURES, invalid_arguments
+    from ..torch_compat.arguments import FUNCTION_SIGNATURES, invalid_arguments
     kwargs = {"keepdim": keepdim} if keepdim is not _NOT_GIVEN else {"keepdims": keepdims}
     if dim.method:
         return invalid_arguments(name, _signatures(*_SUM), (), kwargs)
@@ -681,7 +660,7 @@ def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None, axis=_NOT_GIVEN
     if not isinstance(input, Tensor):
         raise _wrong_arguments("prod", input, dim, keepdim, _ALL_ELEMENTS)
     if dim is None:
-        from .._arguments import invalid_arguments
+        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments("prod", _signatures(*_PROD), (), {"dim": None})
     if dim is _ALL_ELEMENTS:
         dim = None
@@ -723,11 +702,11 @@ def _extreme(input, dim, keepdim, largest, name):
 def _extreme_of(input, dim, keepdim, largest, name):
     if dim is _ALL_ELEMENTS:
         if keepdim is not None:
-            from .._arguments import invalid_arguments
+            from ..torch_compat.arguments import invalid_arguments
             raise invalid_arguments(name, _signatures(*_MAX), (), {"keepdim": keepdim})
         dim = None
     elif dim is None:
-        from .._arguments import invalid_arguments
+        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments(name, _signatures(*_MAX), (), {"dim": None})
     elif isinstance(dim, Tensor) and keepdim is not None:     # max(a, b, keepdim): no such overload
         raise wrong_arguments(name, input, dim, keepdim)
@@ -871,10 +850,10 @@ def _var_std(op, input, dim, unbiased, keepdim, correction, name):
     if isinstance(dim, bool):             # std(unbiased) positional form
         unbiased, dim = dim, None
     if unbiased is not None and not (isinstance(unbiased, (bool, np.bool_)) and isinstance(keepdim, (bool, np.bool_))):
-        from .._arguments import invalid_arguments
+        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments(name, _signatures(*_VAR), (dim, unbiased) + ((keepdim,) if keepdim else ()))
     if unbiased is not None and correction is not None:
-        from .._arguments import invalid_arguments
+        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments(name, _signatures(*_VAR), (), {"correction": correction, "unbiased": unbiased})
     dim = _check_args(name, _VAR, dim, keepdim)
     x = input._data
@@ -1001,7 +980,7 @@ def cumsum(input, dim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN):
     if not isinstance(input, Tensor):
         raise wrong_arguments("cumsum", input, dim)
     if not _is_int(dim):
-        from .._arguments import FUNCTION_SIGNATURES, parse
+        from ..torch_compat.arguments import FUNCTION_SIGNATURES, parse
         dim = parse("cumsum", _signatures(*FUNCTION_SIGNATURES["cumsum"]), (input, dim))[0][1]
     x = input._data
     rdt = _sum_dtype(x, dtype, "cumsum")

@@ -16,10 +16,11 @@ import warnings
 
 import numpy as np
 
-from .._arguments import tensor_expected, type_name
-from .._device import backend_of
-from .._tensor import Tensor, wrap_dim
-from ..autograd.function import Op
+from ..core.backend import backend_of
+from ..core.graph import Op
+from ..core.tensor import Tensor, wrap_dim
+from ..torch_compat.arguments import tensor_expected
+from ..torch_compat.names import type_name
 from . import _dispatch as D
 
 __all__ = ["softmax", "log_softmax"]
@@ -100,7 +101,7 @@ def _apply(op, name, input, dim, dtype, axis):
     if dim is _NOT_GIVEN:
         raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        from .._arguments import _check
+        from ..torch_compat.arguments import _check
         if not _check("int", dim):
             where = "" if dim is None else " (position 2)"
             raise TypeError(f"{name}(): argument 'dim'{where} must be int, not {type_name(dim)}")

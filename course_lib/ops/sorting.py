@@ -14,10 +14,11 @@ specified.
 
 import numpy as np
 
-from .._arguments import Signature, _check, parse, tensor_expected, type_name
-from .._device import backend_of
-from .._tensor import Tensor, wrap, wrap_dim
-from ..autograd.function import Op
+from ..core.backend import backend_of
+from ..core.graph import Op
+from ..core.tensor import Tensor, wrap, wrap_dim
+from ..torch_compat.arguments import Signature, _check, parse, tensor_expected
+from ..torch_compat.names import type_name
 from . import _dispatch as D
 from .reduction import return_types
 

@@ -9,10 +9,11 @@ by matrix.  The gradient is masked the same way (``TrilBackward0`` /
 
 import numpy as np
 
-from .._arguments import _check, tensor_expected, type_name
-from .._device import backend_of
-from .._tensor import Tensor
-from ..autograd.function import Op
+from ..core.backend import backend_of
+from ..core.graph import Op
+from ..core.tensor import Tensor
+from ..torch_compat.arguments import _check, tensor_expected
+from ..torch_compat.names import type_name
 from . import _dispatch as D
 
 __all__ = ["tril", "triu"]

@@ -7,17 +7,24 @@ changes the original.  ``reshape`` is a view when the strides allow it and a
 copy otherwise; ``clone`` and ``contiguous`` (of a non-contiguous tensor)
 always copy.
 
-Strides are PyTorch's (``course_lib/_strides.py``; ``compute_view_strides``
-is PyTorch's rule for ``view``): NumPy sometimes picks other strides for
-dimensions of size 1, and gives empty arrays strides of 0.
+The view operations the chapters use most (``View``, ``Transpose``, ``Unsqueeze``, ``Expand``,
+``Select``, ``Slice``) and the view rule itself are the core's (``course_lib/core/ops.py`` and
+``core/layout.py``); this module holds the public functions (PyTorch's arguments and messages)
+and the other shape operations.
 """
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
-from .. import _dtype
-from .._arguments import (
+from ..core.backend import backend_of
+from ..core.graph import NO_CONTEXT, AsStrided, Op, short_name
+from ..core.layout import element_strides, strided, view_strides
+from ..core.ops import Expand, Transpose, Unsqueeze, View, view_shape
+from ..core.tensor import Tensor, wrap, wrap_dim
+from ..torch_compat import dtypes as _dtype
+from ..torch_compat.arguments import (
     Signature,
     _check,
     _is_index,
@@ -25,13 +32,10 @@ from .._arguments import (
     invalid_arguments,
     parse,
     tensor_expected,
-    type_name,
     wrong_arguments,
 )
-from .._device import backend_of
-from .._strides import contiguous_strides, element_strides, empty_preserving, strided
-from .._tensor import Tensor, wrap, wrap_dim
-from ..autograd.function import NO_CONTEXT, Op, short_name
+from ..torch_compat.layouts import empty_preserving
+from ..torch_compat.names import type_name
 from . import _dispatch as D
 
 __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute",
@@ -39,105 +43,37 @@ __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", 
            "broadcast_tensors", "broadcast_shapes", "contiguous", "clone", "narrow", "select", "unbind",
            "cat", "concat", "concatenate", "stack", "hstack", "vstack", "split", "chunk", "flip", "as_strided",
            "repeat", "tile", "t_", "transpose_", "squeeze_", "unsqueeze_", "repeat_interleave", "tensor_split",
-           "fliplr", "flipud", "roll", "diagonal", "diag",
-           "compute_view_strides"]
+           "fliplr", "flipud", "roll", "diagonal", "diag"]
 
 
 # ---------------------------------------------------------------------------
 # Strides
 # ---------------------------------------------------------------------------
 
-def compute_view_strides(oldshape, oldstride, newshape):
-    """Strides for viewing a tensor of ``oldshape``/``oldstride`` as ``newshape``, or None if impossible.
-
-    This is PyTorch's rule (``computeStride`` in ATen): the new shape must
-    split or merge only dimensions that are laid out one after another in
-    memory.  So a transposed tensor can still be viewed when the merged
-    dimensions happen to be contiguous *with each other*.
-    """
-    if not oldshape:
-        return (1,) * len(newshape)
-    numel = math.prod(oldshape)
-    if numel == 0:
-        if tuple(oldshape) == tuple(newshape):
-            return tuple(oldstride)
-        return contiguous_strides(newshape)
-    newstride = [0] * len(newshape)
-    view_d = len(newshape) - 1
-    chunk_base_stride = oldstride[-1]
-    tensor_numel = 1
-    view_numel = 1
-    for tensor_d in range(len(oldshape) - 1, -1, -1):
-        tensor_numel *= oldshape[tensor_d]
-        # a chunk of memory-adjacent dimensions ends here?
-        if tensor_d == 0 or (oldshape[tensor_d - 1] != 1 and
-                             oldstride[tensor_d - 1] != tensor_numel * chunk_base_stride):
-            while view_d >= 0 and (view_numel < tensor_numel or newshape[view_d] == 1):
-                newstride[view_d] = view_numel * chunk_base_stride
-                view_numel *= newshape[view_d]
-                view_d -= 1
-            if view_numel != tensor_numel:
-                return None
-            if tensor_d > 0:
-                chunk_base_stride = oldstride[tensor_d - 1]
-                tensor_numel = 1
-                view_numel = 1
-    if view_d != -1:
-        return None
-    return tuple(newstride)
-
-
 def infer_size(shape, numel):
-    """Resolve one ``-1`` in ``shape`` for a tensor of ``numel`` elements.
+    """``shape`` with its one ``-1`` filled in so that it holds ``numel`` elements.
 
     Raises:
-        RuntimeError: more than one -1, or a shape that does not hold ``numel`` elements.
+        RuntimeError: two ``-1``, a negative size, or a shape that cannot hold ``numel`` elements.
     """
-    shape = list(shape)
     infer = None
-    known = 1
     for i, s in enumerate(shape):
+        if s == -1 and infer is not None:
+            raise RuntimeError("only one dimension can be inferred")
         if s == -1:
-            if infer is not None:
-                raise RuntimeError("only one dimension can be inferred")
             infer = i
         elif s < 0:
             raise RuntimeError(f"invalid shape dimension {s} at index {i} of shape [{', '.join(map(str, shape))}]")
-        else:
-            known *= s
-    if infer is not None:
-        if known == 0:
-            if numel == 0:
-                raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {shape} because the "
-                                   "unspecified dimension size -1 can be any value and is ambiguous")
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-        if numel % known:
-            raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-        shape[infer] = numel // known
-    elif known != numel:
-        raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
-    return tuple(shape)
+    known = math.prod(s for s in shape if s != -1)
+    if infer is None and known == numel:
+        return tuple(shape)
+    if infer is not None and known == 0 and numel == 0:
+        raise RuntimeError(f"cannot reshape tensor of 0 elements into shape {list(shape)} because the "
+                           "unspecified dimension size -1 can be any value and is ambiguous")
+    if infer is not None and known and numel % known == 0:
+        return tuple(numel // known if s == -1 else s for s in shape)
+    raise RuntimeError(f"shape '{list(shape)}' is invalid for input of size {numel}")
 
-
-def expand_strides(shape, strides, sizes):
-    """PyTorch's strides for ``expand``-ing a tensor of ``shape``/``strides`` to ``sizes`` (``inferExpandGeometry``).
-
-    A stretched dimension (size 1 to n) gets stride 0.  A new leading
-    dimension gets stride 0 too unless its size is 1; then it gets the
-    stride a contiguous tensor would have there.  A 0-d tensor expands with
-    all strides 0.  ``sizes`` must already be checked (no -1).
-    """
-    if not shape:
-        return (0,) * len(sizes)
-    out = [0] * len(sizes)
-    lead = len(sizes) - len(shape)
-    for i in range(len(sizes) - 1, -1, -1):
-        if i >= lead:
-            size, stride = shape[i - lead], strides[i - lead]
-        else:
-            size, stride = 1, sizes[i + 1] * out[i + 1]
-        out[i] = stride if size == sizes[i] else 0
-    return tuple(out)
 
 
 def _int_list(args, name, pname, signatures, kwargs=None):
@@ -217,17 +153,35 @@ _MOVEDIM = (Signature("(int source, int destination)"), Signature("(tuple of int
 # View operations (forward makes the view array, backward maps the gradient back)
 # ---------------------------------------------------------------------------
 
-class View(Op):
-    node_name = "ViewBackward0"
+class Select(Op):
+    node_name = "SelectBackward0"
 
-    def forward(ctx, a, shape, strides):
-        ctx.shape = a.shape
-        if a.flags.c_contiguous:
-            a = a.reshape(shape)     # fast; NumPy's strides can only differ in size-1 dimensions
-        return strided(a, shape, strides)
+    def forward(ctx, a, axis, index):
+        ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
+        return a[(slice(None),) * axis + (index, Ellipsis)]       # "..." keeps a 0-d result an array
 
     def backward(ctx, grad):
-        return (grad.reshape(ctx.shape),)
+        out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
+        out[(slice(None),) * ctx.axis + (ctx.index,)] = grad
+        return (out,)
+
+
+class Slice(Op):
+    node_name = "SliceBackward0"
+
+    def forward(ctx, a, axis, start, stop, step):
+        key = (slice(None),) * axis + (slice(start, stop, step),)
+        ctx.shape, ctx.key = a.shape, key
+        if stop > start:
+            return a[key]
+        strides = list(element_strides(a))       # empty: NumPy would start it at 0, PyTorch at `start`
+        offset, strides[axis] = start * strides[axis], strides[axis] * step
+        return strided(a, a.shape[:axis] + (0,) + a.shape[axis + 1:], strides, offset)
+
+    def backward(ctx, grad):
+        out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
+        out[ctx.key] = grad
+        return (out,)
 
 
 class UnsafeView(View):
@@ -248,17 +202,6 @@ class Alias(Op):
 
     def backward(ctx, grad):
         return (grad,)
-
-
-class Transpose(Op):
-    node_name = "TransposeBackward0"
-
-    def forward(ctx, a, d0, d1):
-        ctx.dims = (d0, d1)
-        return a.swapaxes(d0, d1)
-
-    def backward(ctx, grad):
-        return (grad.swapaxes(*ctx.dims),)
 
 
 class T(Transpose):
@@ -307,135 +250,19 @@ class SqueezeMatmul(Squeeze):
     node_name = "SqueezeBackward4"
 
 
-class Unsqueeze(Op):
-    node_name = "UnsqueezeBackward0"
-
-    def forward(ctx, a, axis):
-        ctx.axis = axis
-        shape, strides = list(a.shape), list(element_strides(a))
-        new_stride = 1 if axis >= a.ndim else shape[axis] * strides[axis]
-        shape.insert(axis, 1)
-        strides.insert(axis, new_stride)
-        return strided(backend_of(a).expand_dims(a, axis), shape, strides)
-
-    def backward(ctx, grad):
-        return (grad.squeeze(axis=ctx.axis),)
-
-
-class Expand(Op):
-    node_name = "ExpandBackward0"
-
-    def forward(ctx, a, shape):
-        ctx.shape = a.shape
-        return strided(a, shape, expand_strides(a.shape, element_strides(a), shape))
-
-    def backward(ctx, grad):
-        return (grad,)        # the engine sums it back to the input's shape
-
-
-class Select(Op):
-    node_name = "SelectBackward0"
-
-    def forward(ctx, a, axis, index):
-        ctx.shape, ctx.axis, ctx.index = a.shape, axis, index
-        return a[(slice(None),) * axis + (index, Ellipsis)]    # "..." keeps a 0-d result an array view
-
-    def backward(ctx, grad):
-        out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
-        out[(slice(None),) * ctx.axis + (ctx.index,)] = grad
-        return (out,)
-
-
-class Slice(Op):
-    node_name = "SliceBackward0"
-
-    def forward(ctx, a, axis, start, stop, step):
-        key = (slice(None),) * axis + (slice(start, stop, step),)
-        ctx.shape, ctx.key = a.shape, key
-        if stop > start:
-            return a[key]
-        # NumPy starts an empty slice at the beginning; PyTorch moves the offset to `start`
-        strides = list(element_strides(a))
-        offset = start * strides[axis]
-        strides[axis] *= step
-        return strided(a, a.shape[:axis] + (0,) + a.shape[axis + 1:], strides, offset)
-
-    def backward(ctx, grad):
-        out = backend_of(grad).zeros(ctx.shape, dtype=grad.dtype)
-        out[ctx.key] = grad
-        return (out,)
-
-
-class AsStrided(Op):
-    """A view described by where its elements sit in the base (``as_strided``, or a view whose base was
-    modified in place).  ``ctx.geometry`` holds, per element of the view, its flat index in the base
-    (-1 for an element outside the base)."""
-
-    node_name = "AsStridedBackward0"
-
-    def forward(ctx, a, geometry, array):
-        ctx.geometry = geometry
-        ctx.base_meta = (a.shape, a.dtype)
-        return array
-
-    def backward(ctx, grad):
-        xp = backend_of(grad)
-        shape, dtype = ctx.base_meta
-        out = xp.zeros(math.prod(shape), dtype=dtype)
-        where = ctx.geometry.reshape(-1)
-        g = grad.reshape(-1)
-        inside = where >= 0
-        xp.add.at(out, where[inside], g[inside])      # elements seen twice get both gradients
-        return (out.reshape(shape),)
-
-
 class ReshapeAlias(View):
     """``reshape`` of a non-contiguous tensor whose strides allow a view (PyTorch's ``_reshape_alias``)."""
 
     node_name = "ReshapeAliasBackward0"
 
 
-def _viewable(x):
-    """The array ``x`` ready for NumPy's view operations: an empty one gets PyTorch's strides first
-    (NumPy gives empty arrays strides of 0, and views keep whatever strides they find)."""
-    return strided(x, x.shape, element_strides(x)) if x.size == 0 else x
-
-
-def view_op(op, base, params=None):
-    """Apply a view operation to tensor ``base``; the result shares its memory (see ``make_view``).
-
-    When ``base`` requires grad the view gets ``op``'s node; made in no_grad
-    mode it requires grad without a history, as in PyTorch.
-    """
-    x = _viewable(base._data)
-    if D.recording(base):
-        ctx = op.Node()
-        array = op.forward(ctx, x, **params) if params else op.forward(ctx, x)
-        t = D.make_view(base, array)
-        ctx.needs_input_grad = (True,)
-        ctx.next_functions = (D.edge_of(base),)
-        ctx._input_meta = (D.input_meta(base),)
-        D.mark_output(t, ctx)
-        return t
-    array = op.forward(NO_CONTEXT, x, **params) if params else op.forward(NO_CONTEXT, x)
-    return _unrecorded_view(base, array)
-
-
-def _unrecorded_view(base, array):
-    if base._requires_grad:          # no_grad mode: PyTorch's view requires grad but has no grad_fn
-        t = D.make_view(base, array, "no_grad")
-        t._requires_grad = True
-        return t
-    return D.make_view(base, array)
+view_op = D.view                  # a view op on a tensor (core/dispatch.py)
+_viewable, _unrecorded_view = D.viewable, D.unrecorded_view
 
 
 # ---------------------------------------------------------------------------
 # Public view functions
 # ---------------------------------------------------------------------------
-
-VIEW_ERROR = ("view size is not compatible with input tensor's size and stride (at least one dimension spans "
-              "across two contiguous subspaces). Use .reshape(...) instead.")
-
 
 def view(input, *shape, **kwargs):
     """The same memory seen with a new ``shape`` (one size may be -1). Mirrors ``Tensor.view``.
@@ -452,11 +279,7 @@ def view(input, *shape, **kwargs):
     if not shape and list(kwargs) == ["dtype"] and isinstance(kwargs["dtype"], _dtype.dtype):
         return _view_dtype(input, kwargs["dtype"])
     x = input._data
-    shape = infer_size(_int_list(shape, "view", "size", _VIEW, kwargs), x.size)
-    strides = compute_view_strides(x.shape, element_strides(x), shape)
-    if strides is None:
-        raise RuntimeError(VIEW_ERROR)
-    return view_op(View, input, {"shape": shape, "strides": strides})
+    return view_shape(input, infer_size(_int_list(shape, "view", "size", _VIEW, kwargs), x.size))
 
 
 def _view_dtype(input, dt):
@@ -516,7 +339,7 @@ def reshape(input, *shape, **kwargs):
     """
     x = input._data
     shape = infer_size(_int_list(shape, "reshape", "shape", _RESHAPE, kwargs), x.size)
-    strides = compute_view_strides(x.shape, element_strides(x), shape)
+    strides = view_strides(x.shape, element_strides(x), shape)
     if strides is not None:
         op = View if x.flags.c_contiguous else ReshapeAlias
         return view_op(op, input, {"shape": shape, "strides": strides})
@@ -868,14 +691,46 @@ torch_broadcast_to = _function_form(broadcast_to, "(Tensor input, tuple of ints 
 torch_tile = _function_form(tile, "(Tensor input, tuple of ints dims)")
 
 
+def broadcast_shapes_of(shapes):
+    """The broadcast shape (a list) of any number of shapes, as ``torch.broadcast_shapes`` computes it.
+
+    An int stands for a 1-d shape and None is skipped.
+
+    Raises:
+        RuntimeError: PyTorch's "Attempting to broadcast a dimension of
+            length ... Mismatching argument at index ..." message, or a shape
+            that is not a sequence of ints.
+        ValueError: a negative size.
+    """
+    shapes = [(s,) if isinstance(s, int) else s for s in shapes if s is not None]
+    for shape in shapes:
+        if not isinstance(shape, Sequence):
+            raise RuntimeError(f"Input shapes should be of type ints, a tuple of ints, or a list of ints, got {shape}")
+    result = [1] * max((len(s) for s in shapes), default=0)
+    for index, shape in enumerate(shapes):
+        for i in range(-1, -len(shape) - 1, -1):
+            size = shape[i]
+            if size == result[i]:
+                continue
+            if result[i] == 1:
+                if size < 0:
+                    raise ValueError("Attempting to broadcast a dimension with negative length!")
+                result[i] = size
+            if size != 1 and size != result[i]:
+                raise RuntimeError(
+                    f"Attempting to broadcast a dimension of length {size} at {i}! Mismatching argument at "
+                    f"index {index} had {shape}; but expected shape should be broadcastable to {result}")
+    return result
+
+
 def broadcast_shapes(*shapes):
     """The shape that all ``shapes`` broadcast to. Mirrors ``torch.broadcast_shapes``.
 
     Raises:
         RuntimeError: shapes that cannot broadcast (PyTorch's message).
     """
-    from .._broadcast import broadcast_shapes_of
-    from .._size import Size
+    from ..ops.views import broadcast_shapes_of
+    from ..torch_compat.size import Size
     return Size(broadcast_shapes_of(shapes))
 
 
@@ -887,7 +742,7 @@ def broadcast_tensors(*tensors):
     Raises:
         RuntimeError: shapes that cannot broadcast.
     """
-    from .._broadcast import broadcast_shape
+    from ..core.layout import broadcast_shape
     for i, t_ in enumerate(tensors):
         if not isinstance(t_, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t_).__name__}")
@@ -1334,7 +1189,7 @@ def as_strided(input, size, stride, storage_offset=None):
     array = strided(base, tuple(size), tuple(stride), offset)
     if not D.recording(input):
         return _unrecorded_view(input, array)
-    geometry = D.view_positions(input, D.make_view(input, array))
+    geometry = D.view_positions(input._data, array)
     return view_op(AsStrided, input, {"geometry": geometry, "array": array})
 
 

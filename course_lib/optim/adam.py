@@ -2,9 +2,9 @@
 
 import numpy as np
 
-from .._creation import tensor, zeros_like
-from .._dtype import float32
-from ..autograd import grad_mode
+from ..core import grad_mode
+from ..ops.creation import tensor, zeros_like
+from ..torch_compat.dtypes import float32
 from .optimizer import Optimizer
 
 __all__ = ["Adam", "AdamW"]
@@ -110,6 +110,6 @@ class AdamW(Adam):
 
 
 def _wrap(array):
-    from .._tensor import wrap
+    from ..core.tensor import wrap
     from ..ops._dispatch import as_array
     return wrap(as_array(array))

@@ -3,8 +3,8 @@
 import warnings
 from collections import defaultdict
 
-from .._tensor import Tensor
-from ..autograd import grad_mode
+from ..core import grad_mode
+from ..core.tensor import Tensor
 from ..nn.module import typename
 
 __all__ = ["Optimizer", "required"]

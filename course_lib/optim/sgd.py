@@ -1,6 +1,6 @@
 """``torch.optim.SGD``: stochastic gradient descent, optionally with momentum."""
 
-from ..autograd import grad_mode
+from ..core import grad_mode
 from .optimizer import Optimizer
 
 __all__ = ["SGD"]

@@ -20,11 +20,12 @@ import warnings
 
 import numpy as np
 
-from .. import _dtype
-from .._creation import as_tensor, tensor
-from .._random import Generator, default_generator, randperm
-from .._tensor import Tensor
+from ..core.tensor import Tensor
+from ..ops.creation import as_tensor, tensor
+from ..ops.random import randperm
 from ..ops.views import stack
+from ..torch_compat import dtypes as _dtype
+from ..torch_compat.random import Generator, default_generator
 
 __all__ = ["Dataset", "TensorDataset", "Subset", "random_split", "Sampler", "SequentialSampler", "RandomSampler",
            "BatchSampler", "DataLoader", "default_collate", "default_convert"]

@@ -9,7 +9,7 @@ Three layers, each usable on its own:
   (:class:`Graph`: ``nodes`` and ``edges``); in a notebook it shows itself
   as a picture.
 * :class:`BackwardStepper` runs the real engine once
-  (``course_lib.autograd.engine.run_backward`` with a ``trace`` callback),
+  (``course_lib.core.engine.run_backward`` with a ``trace`` callback),
   records what every node received and produced, and then replays that
   record one node per :meth:`~BackwardStepper.step`: the gradient on every
   edge so far and each leaf's ``.grad`` as it accumulates.
@@ -39,11 +39,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import _tensor
-from .._broadcast import sum_to
-from .._device import to_numpy
-from ..autograd import function as _function
-from ..autograd.engine import run_backward
+from ..core import graph as _function
+from ..core import tensor as _tensor
+from ..core.backend import to_numpy
+from ..core.engine import run_backward
+from ..core.layout import sum_to
 
 __all__ = ["GraphNode", "GraphEdge", "Graph", "Step", "graph_of", "BackwardStepper", "draw_graph",
            "GraphWidget", "format_grad"]
@@ -250,7 +250,7 @@ def _build(tensor, table, with_saved=True):
 
 def _add_saved(fn, nid, nodes, edges, new_id):
     values = fn.__dict__.get("_saved", ())
-    if values is _function._FREED:
+    if values is _function.FREED:
         sid = new_id("saved")
         nodes.append(GraphNode(sid, "saved", "已释放", None, None, None))
         edges.append(GraphEdge(nid, sid, "saved", 0))

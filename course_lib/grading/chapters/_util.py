@@ -27,7 +27,7 @@ def np_dtype(name):
 
 def dtype_name(value):
     """``torch.float32`` (a course_lib dtype, or that text) -> ``"torch.float32"``; else ``{"type": ...}``."""
-    from ..._dtype import dtype
+    from ...torch_compat.dtypes import dtype
     if isinstance(value, dtype):
         return str(value)
     if isinstance(value, str) and value.startswith("torch."):   # "torch.float32" written as a string

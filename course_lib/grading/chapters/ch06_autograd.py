@@ -51,7 +51,7 @@ FUNCTIONS = {
 
 def _requires_grad(value):
     """Whether ``value`` is a course_lib tensor that requires grad (read directly: a subclass cannot lie)."""
-    from ..._tensor import Tensor
+    from ...core.tensor import Tensor
     return isinstance(value, Tensor) and bool(object.__getattribute__(value, "_requires_grad"))
 
 

@@ -1,58 +1,25 @@
-"""Strides: how PyTorch lays a tensor's elements out in memory.
+"""PyTorch's memory layouts for new results, where NumPy would choose differently.
 
-A tensor is a block of memory (its *storage*) read through a shape, a
-*stride* per dimension (how many elements to skip to move one step along
-it) and a *storage offset* (where the first element is).  A new
-``(2, 3)`` tensor has strides ``(3, 1)``; its transpose ``(1, 3)``.
+The core reads a tensor's strides off its array (``course_lib/core/layout.py``).  When PyTorch
+allocates a result, it picks strides by rules of its own, and these are they:
 
-course_lib keeps one backend array per tensor, and the array's own byte
-strides are the tensor's strides.  The rules here are PyTorch's, for the
-places where NumPy would choose differently:
-
-* ``contiguous_strides``: the strides of a new tensor (sizes of 0 count as 1);
-* ``element_strides``: an array's strides in elements (NumPy gives every
-  empty array strides of 0; PyTorch keeps real ones);
-* ``dense_strides``: the layout a copy keeps (``clone``, ``*_like``, ``to``):
-  the same strides when the tensor has no gaps and no overlaps, otherwise
-  the same *order* of dimensions without the gaps; ``iterator_strides``:
-  the layout of a result computed from several inputs;
-* ``strided``: a view of an array with given sizes, strides and offset;
-  ``empty_strided`` allocates one.
+* ``dense_strides``: the layout a copy keeps (``clone``, ``*_like``, ``to``): the same strides when
+  the tensor has no gaps and no overlaps, otherwise the same *order* of dimensions without the gaps;
+* ``iterator_strides`` / ``elementwise_result``: the layout of an element-wise result, which follows
+  its operands' memory order as PyTorch's TensorIterator does (``x.t() + 1`` is transposed too);
+* ``empty_strided`` allocates an array with given strides;
+* ``partial_overlap``: when writing one array into another would read elements already overwritten.
 """
 
 import functools
 
 import numpy as np
 
-from ._device import backend_of
+from ..core.backend import address, backend_of
+from ..core.layout import contiguous_strides, element_strides, strided
 
-__all__ = ["contiguous_strides", "element_strides", "is_non_overlapping_and_dense", "dense_strides",
-           "iterator_strides", "strided", "empty_strided", "empty_preserving", "address", "partial_overlap",
-           "check_no_partial_overlap"]
-
-
-def contiguous_strides(shape):
-    """Row-major strides (in elements) PyTorch gives a new tensor of ``shape``: ``(2, 3, 4)`` -> ``(12, 4, 1)``."""
-    strides, acc = [], 1
-    for size in reversed(shape):
-        strides.append(acc)
-        acc *= max(size, 1)
-    return tuple(reversed(strides))
-
-
-def element_strides(array):
-    """The strides of a backend array in elements, as PyTorch reports them.
-
-    NumPy sets every stride of a new empty array to 0; such an array is a
-    new (contiguous) tensor for PyTorch.  Views of empty tensors are built
-    with explicit strides (see ``strided``), which NumPy keeps, zeros
-    included (``torch.tensor(1.).expand(0)`` has stride 0).
-    """
-    strides = array.strides
-    if array.size == 0 and not any(strides) and array.base is None:
-        return contiguous_strides(array.shape)
-    item = array.itemsize
-    return tuple(s // item for s in strides)
+__all__ = ["is_non_overlapping_and_dense", "dense_strides", "iterator_strides", "broadcast_strides",
+           "elementwise_result", "empty_strided", "empty_preserving", "partial_overlap", "check_no_partial_overlap"]
 
 
 def is_non_overlapping_and_dense(shape, strides):
@@ -187,37 +154,6 @@ def elementwise_result(out, operands):
     return result
 
 
-class _ArrayInterface:
-    """Something NumPy can view: a data pointer plus geometry, keeping the array it points into alive."""
-
-    __slots__ = ("__array_interface__", "base")
-
-    def __init__(self, interface, base):
-        self.__array_interface__ = interface
-        self.base = base
-
-
-def strided(x, shape, strides, offset=0):
-    """A view of backend array ``x``'s memory with ``shape``, ``strides`` (in elements) and its first element
-    ``offset`` elements after ``x``'s.
-
-    This is ``torch.as_strided`` on arrays.  The caller guarantees that the
-    view stays inside the memory ``x`` belongs to; ``offset`` is only used
-    for views with no elements (NumPy and CuPy slice those at the start).
-    """
-    shape, item = tuple(shape), x.itemsize
-    byte_strides = tuple(s * item for s in strides)
-    if not offset and x.shape == shape and x.strides == byte_strides:
-        return x
-    if x.__class__ is not np.ndarray:
-        # CuPy; only an empty view has an offset here, and there it is not worth a raw pointer
-        return backend_of(x).lib.stride_tricks.as_strided(x, shape, byte_strides)
-    interface = x.__array_interface__
-    return np.asarray(_ArrayInterface({
-        "version": 3, "typestr": interface["typestr"], "shape": shape, "strides": byte_strides,
-        "data": (interface["data"][0] + offset * item, not x.flags.writeable)}, x))
-
-
 def empty_strided(xp, shape, strides, dtype):
     """An uninitialised array of ``xp`` (NumPy or CuPy) with exactly these ``strides``.
 
@@ -237,13 +173,6 @@ def empty_preserving(x, dtype, xp=None):
     ``*_like`` functions (``memory_format=torch.preserve_format``).
     """
     return empty_strided(xp or backend_of(x), x.shape, dense_strides(x.shape, element_strides(x)), dtype)
-
-
-def address(array):
-    """The address of an array's first element (NumPy or CuPy)."""
-    if array.__class__ is np.ndarray:
-        return array.__array_interface__["data"][0]
-    return backend_of(array).asarray(array).data.ptr
 
 
 def partial_overlap(a, b):

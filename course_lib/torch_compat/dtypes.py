@@ -1,79 +1,90 @@
-"""Data types (dtypes) and PyTorch's type-promotion rules.
+"""PyTorch's dtypes as PyTorch shows them: names, messages, ranges, and the dtypes course_lib lacks.
 
-PyTorch has many dtypes; a beginner meets nine of them, and those are the
-nine course_lib implements: ``bool``, ``uint8``, ``int8``, ``int16``,
-``int32``, ``int64``, ``float16``, ``float32`` and ``float64``.  (PyTorch also
-has ``bfloat16``, complex types, more unsigned types and float8 types.)
-
-Each :class:`dtype` knows the NumPy dtype that stores its elements.  The
-promotion rules are PyTorch's, not NumPy's: for example ``int64 + float16``
-is ``float16`` in PyTorch but ``float64`` in NumPy, and an ``int64`` tensor
-plus the Python float ``0.5`` is ``float32`` (the default dtype).
+The nine dtypes and their promotion are the core's (``course_lib/core/dtypes.py``).  This module gives
+them PyTorch's face: ``type(torch.float32)`` prints ``<class 'torch.dtype'>``; the names PyTorch's
+messages use (``Float``, ``c10::Half``); PyTorch's other dtypes (``bfloat16``, complex, more unsigned
+types), which can be named although course_lib has no tensors of them; the checks of ``dtype=``
+arguments; ``checked_value`` (a number that must fit a dtype); ``iinfo`` and ``finfo``.
 """
+
+import builtins
 
 import numpy as np
 
-from ._ctype import CTypeName, set_c_name
+from ..core import dtypes as _core
+from ..core.dtypes import (
+    ALL_DTYPES,
+    bool,
+    float16,
+    float32,
+    float64,
+    get_default_dtype,
+    int8,
+    int16,
+    int32,
+    int64,
+    promote_types,
+    result_type,
+    scalar_dtype,
+    uint8,
+)
+from .names import CTypeName, set_c_name, type_name
 
 __all__ = [
     "dtype", "bool", "uint8", "int8", "int16", "int32", "int64",
     "float16", "float32", "float64", "half", "float", "double", "short", "int", "long",
     "get_default_dtype", "set_default_dtype", "promote_types", "result_type", "can_cast", "iinfo", "finfo",
     "bfloat16", "complex32", "chalf", "complex64", "cfloat", "complex128", "cdouble", "uint16", "uint32", "uint64",
+    "scalar_dtype",
 ]
 
-
-
-_builtin_bool, _builtin_int, _builtin_float = bool, int, float
+_builtin_bool, _builtin_int, _builtin_float = builtins.bool, builtins.int, builtins.float
 _FLOAT32_MAX = _builtin_float(np.finfo(np.float32).max)
 _FLOAT16_MAX = _builtin_float(np.finfo(np.float16).max)
 _INF = _builtin_float("inf")
+_C_NAMES = {"bool": "bool", "uint8": "uint8_t", "int8": "int8_t", "int16": "int16_t", "int32": "int",
+            "int64": "int64_t", "float16": "c10::Half", "float32": "float", "float64": "double"}
 
 
-class dtype(metaclass=CTypeName):
-    """A tensor element type, printed as PyTorch prints it (``torch.float32``).
+class dtype(_core.dtype, metaclass=CTypeName):
+    """A tensor element type, printed as PyTorch prints it (``torch.float32``). Mirrors ``torch.dtype``.
 
-    Attributes mirror ``torch.dtype``: ``is_floating_point``, ``is_complex``,
-    ``is_signed`` and ``itemsize`` (bytes per element).  ``numpy_dtype`` is
-    the NumPy dtype course_lib stores the elements in.
+    The core's nine dtypes are instances of this class (given it when this module is imported), so
+    that ``type(torch.float32)`` is ``torch.dtype`` and a missing attribute raises PyTorch's message.
     """
 
-    __slots__ = ("name", "numpy_dtype", "itemsize", "is_floating_point", "is_signed",
-                 "_kind", "_legacy_name", "_short_name", "_tensor_type", "_cpp_name")
+    __slots__ = ()
     __module__ = "torch"                     # type(torch.float32) prints <class 'torch.dtype'>
-    is_complex = False
 
-    def __init__(self, name, np_dtype, kind, legacy_name, short_name, cpp_name):
-        self.name = name
-        self.numpy_dtype = np.dtype(np_dtype)
-        self.itemsize = self.numpy_dtype.itemsize
-        self.is_floating_point = kind == "f"
-        self.is_signed = kind != "b" and name != "uint8"
-        self._kind = kind                    # 'b' bool, 'i' integer, 'f' floating
-        self._legacy_name = legacy_name      # e.g. 'FloatTensor'
-        self._short_name = short_name        # e.g. 'Float', as in PyTorch's messages
-        self._tensor_type = "torch." + legacy_name
-        self._cpp_name = cpp_name            # the C++ element type, as in PyTorch's overflow messages
+    @property
+    def _kind(self):                         # 'b' bool, 'i' integer, 'f' floating
+        return "b" if self is bool else "f" if self.is_floating_point else "i"
 
-    def __repr__(self):
-        return "torch." + self.name
+    @property
+    def _short_name(self):                   # 'Float', as in PyTorch's messages
+        return self.legacy_name[:-len("Tensor")]
+
+    @property
+    def _legacy_name(self):                  # 'FloatTensor'
+        return self.legacy_name
+
+    @property
+    def _tensor_type(self):                  # 'torch.FloatTensor'
+        return "torch." + self.legacy_name
+
+    @property
+    def _cpp_name(self):                     # the C++ element type, as in PyTorch's overflow messages
+        return _C_NAMES[self.name]
 
     def __getattr__(self, name):             # only for attributes it does not have: PyTorch's message
         raise AttributeError(f"'torch.dtype' object has no attribute '{name}'")
 
-    def __reduce__(self):  # pickling keeps the singletons
+    def __reduce__(self):                    # pickling keeps the singletons
         return (_from_name, (self.name,))
 
 
-bool = dtype("bool", np.bool_, "b", "BoolTensor", "Bool", "bool")  # noqa: A001 - PyTorch's name
-uint8 = dtype("uint8", np.uint8, "i", "ByteTensor", "Byte", "uint8_t")
-int8 = dtype("int8", np.int8, "i", "CharTensor", "Char", "int8_t")
-int16 = dtype("int16", np.int16, "i", "ShortTensor", "Short", "int16_t")
-int32 = dtype("int32", np.int32, "i", "IntTensor", "Int", "int")
-int64 = dtype("int64", np.int64, "i", "LongTensor", "Long", "int64_t")
-float16 = dtype("float16", np.float16, "f", "HalfTensor", "Half", "c10::Half")
-float32 = dtype("float32", np.float32, "f", "FloatTensor", "Float", "float")
-float64 = dtype("float64", np.float64, "f", "DoubleTensor", "Double", "double")
+for _d in ALL_DTYPES:
+    _d.__class__ = dtype
 
 # PyTorch's aliases.
 half = float16
@@ -83,8 +94,6 @@ short = int16
 int = int32  # noqa: A001
 long = int64
 
-ALL_DTYPES = (bool, uint8, int8, int16, int32, int64, float16, float32, float64)
-
 
 class _NamedDtype(dtype):
     """One of PyTorch's other dtypes: course_lib can name it, but has no tensors of it."""
@@ -92,10 +101,14 @@ class _NamedDtype(dtype):
     __slots__ = ("is_complex",)
 
     def __init__(self, name, itemsize, kind):
-        self.name, self.itemsize, self._kind = name, itemsize, kind
+        self.name, self.itemsize, self.legacy_name = name, itemsize, None
         self.is_floating_point = kind == "f"
         self.is_complex = kind == "c"
         self.is_signed = kind != "u"
+
+    @property
+    def _kind(self):
+        return "f" if self.is_floating_point else "c" if self.is_complex else "u"
 
     @property
     def numpy_dtype(self):
@@ -117,6 +130,7 @@ NAMED_DTYPES = (bfloat16, complex32, complex64, complex128, uint16, uint32, uint
 _BY_NAME = {d.name: d for d in ALL_DTYPES + NAMED_DTYPES}
 _BY_NUMPY = {d.numpy_dtype: d for d in ALL_DTYPES}
 _BY_LEGACY = {d._tensor_type: d for d in ALL_DTYPES}
+_default = _core._default
 
 
 def _from_name(name):
@@ -182,18 +196,6 @@ def as_dtype(d, function):
         raise TypeError(f"{function}(): argument 'dtype' must be torch.dtype, not {type(d).__name__}") from None
 
 
-# ---------------------------------------------------------------------------
-# Default dtype
-# ---------------------------------------------------------------------------
-
-_default = [float32]
-
-
-def get_default_dtype():
-    """The dtype of new floating tensors, ``float32`` unless changed. Mirrors ``torch.get_default_dtype``."""
-    return _default[0]
-
-
 def set_default_dtype(d):
     """Set the default floating dtype (``float32`` or ``float64`` or ``float16``).
 
@@ -204,99 +206,7 @@ def set_default_dtype(d):
     """
     if not isinstance(d, dtype) or not d.is_floating_point:
         raise TypeError("only floating-point types are supported as the default type")
-    _default[0] = d
-
-
-# ---------------------------------------------------------------------------
-# Promotion
-# ---------------------------------------------------------------------------
-
-_INT_ORDER = {uint8: 0, int8: 1, int16: 2, int32: 3, int64: 4}
-_FLOAT_ORDER = {float16: 0, float32: 1, float64: 2}
-
-
-def _promote(a, b):
-    if a is b:
-        return a
-    if a is bool:
-        return b
-    if b is bool:
-        return a
-    if a.is_floating_point or b.is_floating_point:
-        if not b.is_floating_point:
-            return a
-        if not a.is_floating_point:
-            return b
-        return a if _FLOAT_ORDER[a] > _FLOAT_ORDER[b] else b
-    # both integers: uint8 with int8 needs int16 to hold both ranges
-    if {a, b} == {uint8, int8}:
-        return int16
-    return a if _INT_ORDER[a] > _INT_ORDER[b] else b
-
-
-# A full table, computed once, so that promotion in the hot path is one lookup.
-_PROMOTE = {(a, b): _promote(a, b) for a in ALL_DTYPES for b in ALL_DTYPES}
-
-
-def promote_types(type1, type2):
-    """The smallest dtype both ``type1`` and ``type2`` convert to. Mirrors ``torch.promote_types``."""
-    return _PROMOTE[type1, type2]
-
-
-def _category(d):
-    return 0 if d is bool else (1 if d._kind == "i" else 2)
-
-
-def scalar_dtype(value):
-    """The dtype PyTorch gives a Python number in an expression (a "wrapped number").
-
-    bool -> bool, int -> int64, float -> the default dtype.
-    """
-    if isinstance(value, _builtin_bool):
-        return bool
-    if isinstance(value, _builtin_int):
-        return int64
-    return _default[0]
-
-
-def combine(higher, lower):
-    """PyTorch's rule for joining the dtypes of two operand priority groups.
-
-    Operands with dimensions outrank 0-d tensors, which outrank Python
-    numbers.  A lower-priority group only matters when it is of a higher
-    *category* (bool < integer < floating): ``int32_tensor + 0-d int64``
-    stays int32, ``int32_tensor + 0-d float64`` is float64, and
-    ``int32_tensor + 2.5`` is float32 (a Python float counts as the default
-    dtype).  Either argument may be None (no operand in that group).
-    """
-    if higher is None:
-        return lower
-    if lower is None or higher._kind == "f":
-        return higher
-    if higher is bool or lower._kind == "f":
-        return _PROMOTE[higher, lower]
-    return higher
-
-
-def result_type(*operands):
-    """The dtype of an arithmetic op on ``operands`` (tensors or Python numbers).
-
-    Mirrors ``torch.result_type`` (which takes two operands) for any number of
-    operands.
-    """
-    dim_t = zero_t = scalar_t = None
-    for x in operands:
-        data = getattr(x, "_data", None)     # a Tensor (without importing the class here)
-        if data is None:
-            s = scalar_dtype(x)
-            scalar_t = s if scalar_t is None else _PROMOTE[scalar_t, s]
-            continue
-        d = _BY_NUMPY[data.dtype]
-        if data.ndim:
-            dim_t = d if dim_t is None else _PROMOTE[dim_t, d]
-        else:
-            zero_t = d if zero_t is None else _PROMOTE[zero_t, d]
-    return combine(dim_t, combine(zero_t, scalar_t))
+    _core.set_default_dtype(d)
 
 
 def can_cast(from_, to):
@@ -310,13 +220,12 @@ def can_cast(from_, to):
         TypeError: an argument that is not a dtype (PyTorch's message).
     """
     if from_.__class__ is not dtype or to.__class__ is not dtype:
-        from ._arguments import type_name
         for position, (name, value) in enumerate((("from_", from_), ("to", to)), 1):
             if value.__class__ is not dtype and not (isinstance(value, type) and value in _PYTHON_TYPES):
                 raise TypeError(f"can_cast(): argument '{name}' (position {position}) must be torch.dtype, not "
                                 f"{type_name(value)}")
         from_, to = _PYTHON_TYPES.get(from_, from_), _PYTHON_TYPES.get(to, to)
-    return _category(from_) <= _category(to)
+    return _core.can_cast(from_, to)
 
 
 def checked_value(value, dt, type_name=None, scalar=False):

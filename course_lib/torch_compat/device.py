@@ -1,23 +1,18 @@
-"""Devices and the array library ("backend") behind each one.
+"""``torch.device``: PyTorch's device objects, their parser and their messages.
 
-A course_lib tensor wraps one array of a backend library: a NumPy
-``ndarray`` on the CPU, a CuPy ``ndarray`` on a CUDA GPU.  The device of a
-tensor is read off the type of its array, so there is a single source of
-truth.  CuPy is optional: without it (or without a GPU)
-``torch.cuda.is_available()`` is False and asking for ``'cuda'`` raises the
-same error as a CPU-only build of PyTorch.
-
-In PyTorch this is the "dispatch key" of a tensor: CPU and CUDA kernels are
-chosen by the device, just as here the backend module is.
+A tensor's device is read off the type of its array (``course_lib/core/backend.py``); the objects
+that name devices, ``device('cpu')`` and ``device('cuda', 0)``, are these.  Which devices exist is
+``course_lib/devices``'s business.
 """
 
 import re
 
 import numpy as np
 
-from ._ctype import CTypeName, set_c_name
+from ..core import backend
+from .names import CTypeName, set_c_name
 
-__all__ = ["device", "AcceleratorError"]
+__all__ = ["device", "AcceleratorError", "CPU", "CUDA0", "unsupported"]
 
 _DEVICE_TYPES = ("cpu", "cuda", "ipu", "xpu", "mkldnn", "opengl", "opencl", "ideep", "hip", "ve",
                  "fpga", "maia", "xla", "lazy", "vulkan", "mps", "meta", "hpu", "mtia",
@@ -150,7 +145,7 @@ def _device_arguments(args, kwargs):
         if _is_int(value):                   # device(0): the accelerator's device 0
             if value < 0:
                 raise RuntimeError("Device index must not be negative")
-            if cuda_backend() is None:
+            if backend.module_for("cuda") is None:
                 raise RuntimeError("Cannot access accelerator device when none is available.")
             return ("cuda", int(value))
         raise _invalid_device_arguments(args, kwargs, "      didn't match because some of the arguments have "
@@ -188,135 +183,7 @@ class AcceleratorError(RuntimeError):
     ``torch.AcceleratorError`` (a ``RuntimeError``)."""
 
 
-CPU = device("cpu")
-CUDA0 = device("cuda", 0)
-
-# ---------------------------------------------------------------------------
-# Backends: array type -> (array module, device)
-# ---------------------------------------------------------------------------
-
-# Filled lazily with CuPy (or, in tests, a CUDA stand-in) by cuda_backend().
-_ARRAY_TYPES = {np.ndarray: (np, CPU)}
-_cuda = {"module": None, "error": None, "checked": False}
-
-
-def register_cuda_backend(module, array_type):
-    """Make ``module`` (an array library with CuPy's API) the CUDA backend.
-
-    Tensors whose array is of ``array_type`` then report ``device(type='cuda', index=0)``
-    and compute with ``module``.  Used for CuPy, and for the simulated device of
-    ``course_lib.cuda.simulate()``.  ``register_cuda_backend(None, None)`` switches
-    CUDA off (``is_available()`` becomes False).
-    """
-    for t in [t for t, (_, d) in _ARRAY_TYPES.items() if d.type == "cuda"]:
-        del _ARRAY_TYPES[t]
-    _cuda.update(module=module, error=None, checked=True)
-    if module is not None:
-        _ARRAY_TYPES[array_type] = (module, CUDA0)
-
-
-def cuda_backend_state():
-    """The current CUDA backend, as a value that :func:`restore_cuda_backend` puts back."""
-    types = {t: v for t, v in _ARRAY_TYPES.items() if v[1].type == "cuda"}
-    return dict(_cuda), types
-
-
-def restore_cuda_backend(state):
-    """Put back a CUDA backend saved by :func:`cuda_backend_state` (undoes ``register_cuda_backend``)."""
-    cuda, types = state
-    for t in [t for t, (_, d) in _ARRAY_TYPES.items() if d.type == "cuda"]:
-        del _ARRAY_TYPES[t]
-    _ARRAY_TYPES.update(types)
-    _cuda.clear()
-    _cuda.update(cuda)
-
-
-def cuda_backend():
-    """Return the CUDA array module (CuPy), importing it once; None if unavailable."""
-    if not _cuda["checked"]:
-        _cuda["checked"] = True
-        try:
-            import cupy
-            if cupy.cuda.runtime.getDeviceCount() < 1:
-                raise RuntimeError("no CUDA device")
-        except Exception as e:  # ImportError, CUDA driver errors, ...
-            _cuda["error"] = e
-        else:
-            register_cuda_backend(cupy, cupy.ndarray)
-    return _cuda["module"]
-
-
-def require_cuda():
-    """Return the CUDA module or raise the error a CPU-only PyTorch raises."""
-    xp = cuda_backend()
-    if xp is None:
-        err = _cuda["error"]
-        if isinstance(err, ImportError) or err is None:
-            raise AssertionError("Torch not compiled with CUDA enabled")
-        raise RuntimeError(
-            "Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU "
-            "and installed a driver from http://www.nvidia.com/Download/index.aspx")
-    return xp
-
-
-_DEFAULT_DEVICE = [None]     # the device set by torch.set_default_device (None: the CPU)
-
-
-def set_default_device(dev):
-    """Make ``dev`` the device of new tensors made without ``device=`` (``None``: the CPU again). Mirrors
-    ``torch.set_default_device``: ``'cuda'`` is accepted here, and the next factory call fails without CUDA.
-
-    Raises:
-        RuntimeError: a bad device string (PyTorch's message), or an index without any accelerator.
-    """
-    if dev is None:
-        _DEFAULT_DEVICE[0] = None
-        return
-    if isinstance(dev, int) and not isinstance(dev, bool) and cuda_backend() is None:
-        raise RuntimeError("Cannot access accelerator device when none is available.")
-    _DEFAULT_DEVICE[0] = device(dev)
-
-
-def get_default_device():
-    """The device new tensors go to (``device(type='cpu')`` unless ``set_default_device`` changed it). Mirrors
-    ``torch.get_default_device``."""
-    dev = _DEFAULT_DEVICE[0]
-    if dev is None:
-        return CPU
-    return resolve(dev)
-
-
-def resolve(dev):
-    """Turn ``None``, a string, an int or a :class:`device` into a concrete device.
-
-    ``'cuda'`` becomes ``cuda:0`` (course_lib uses one GPU).
-
-    Raises:
-        AssertionError: ``'cuda'`` without CuPy, as a CPU-only PyTorch does.
-        AcceleratorError: ``'cuda:1'`` and up ("invalid device ordinal"), as PyTorch on one GPU.
-        RuntimeError: an unknown device, or a device type course_lib lacks (PyTorch's CPU build's message).
-    """
-    if dev is None:
-        dev = _DEFAULT_DEVICE[0]             # torch.set_default_device
-        if dev is None:
-            return CPU
-    if dev.__class__ is not device:
-        dev = device(dev)
-    if dev.type == "cpu":
-        return CPU
-    if dev.type == "cuda":
-        require_cuda()
-        if dev.index not in (None, 0):
-            raise AcceleratorError(
-                "CUDA error: invalid device ordinal\nGPU device may be out of range, do you have enough GPUs?\n"
-                "CUDA kernel errors might be asynchronously reported at some other API call, so the "
-                "stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1\n"
-                "Compile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n")
-        return CUDA0
-    raise _unsupported(dev.type)
-
-
-def _unsupported(kind):
+def unsupported(kind):
     """The error a CPU-only PyTorch raises for a device type it was not built with."""
     if kind == "xpu":
         return AssertionError("Torch not compiled with XPU enabled")
@@ -332,28 +199,5 @@ def _unsupported(kind):
     return RuntimeError(f"PyTorch is not linked with support for {kind} devices")
 
 
-def backend_of(array):
-    """The array module (numpy or cupy) that owns ``array``."""
-    return _ARRAY_TYPES[array.__class__][0]
-
-
-def device_of(array):
-    """The :class:`device` an array lives on."""
-    return _ARRAY_TYPES[array.__class__][1]
-
-
-def module_for(dev):
-    """The array module for a resolved device."""
-    return np if dev.type == "cpu" else require_cuda()
-
-
-def writeable(array):
-    """False for a read-only NumPy array (a broadcast view); CuPy arrays are always writeable and have no such flag."""
-    return array.__class__ is not np.ndarray or array.flags.writeable
-
-
-def to_numpy(array):
-    """Copy a backend array to a NumPy array (no copy for NumPy arrays)."""
-    if array.__class__ is np.ndarray:
-        return array
-    return array.get()
+CPU = device("cpu")
+CUDA0 = device("cuda", 0)

@@ -20,16 +20,13 @@ way PyTorch does (``zeros(2, 3)``, ``zeros((2, 3))``, ``zeros([2, 3])``).
 
 import numpy as np
 
+from ..core.tensor import Tensor
+from .device import device as _device
+from .dtypes import dtype as _dtype
+from .names import type_name
+
 __all__ = ["Signature", "invalid_arguments", "int_list", "parse", "missing_attribute", "tensor_expected", "type_name",
            "listing_order", "unknown_keywords", "wrong_arguments"]
-
-
-def type_name(obj):
-    """The name of ``obj``'s type as Python's C API prints it (``float``, ``numpy.ndarray``, ``Tensor``)."""
-    t = type(obj)
-    if t.__module__ == "builtins" or _is_tensor(obj):
-        return t.__name__
-    return f"{t.__module__}.{t.__qualname__}"
 
 
 def tensor_expected(name, value, arg="input", position=1):
@@ -100,7 +97,6 @@ def wrong_arguments(name, *args, **kwargs):
 
 
 def _is_tensor(obj):
-    from ._tensor import Tensor
     return isinstance(obj, Tensor)
 
 
@@ -143,11 +139,9 @@ def _check(kind, obj):
     if kind == "tuple of Tensors":
         return isinstance(obj, (tuple, list))
     if kind == "torch.dtype":
-        from ._dtype import dtype
-        return isinstance(obj, dtype) or obj in (float, int, bool, complex)
+        return isinstance(obj, _dtype) or obj in (float, int, bool, complex)
     if kind == "torch.device":
-        from ._device import device
-        return isinstance(obj, (device, str)) or isinstance(obj, int) and not isinstance(obj, bool)
+        return isinstance(obj, (_device, str)) or isinstance(obj, int) and not isinstance(obj, bool)
     if kind == "str":
         return isinstance(obj, str)
     return True                              # layouts, generators, memory formats: not checked here

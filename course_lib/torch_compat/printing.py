@@ -21,8 +21,8 @@ import math
 
 import numpy as np
 
-from . import _dtype
-from ._device import to_numpy
+from ..core.backend import to_numpy
+from . import dtypes as _dtype
 
 __all__ = ["set_printoptions", "get_printoptions", "tensor_repr"]
 

@@ -3,7 +3,7 @@
 import math
 import operator
 
-from ._ctype import CTypeName, set_c_name
+from .names import CTypeName, set_c_name
 
 __all__ = ["Size"]
 

@@ -1,5 +1,5 @@
-"""Creating tensors: ``tensor``, ``as_tensor``, ``from_numpy``, the factory functions, and the legacy
-constructors (``torch.Tensor(...)``, ``torch.FloatTensor(...)``, ...).
+"""Creating tensors: ``tensor``, ``as_tensor``, ``from_numpy`` and the factory functions (the legacy
+constructors ``torch.Tensor(...)``, ``torch.FloatTensor(...)`` are ``course_lib/legacy.py``).
 
 Which functions copy and which share memory, as in PyTorch:
 
@@ -19,18 +19,17 @@ import warnings
 
 import numpy as np
 
-from . import _dtype
-from ._arguments import Signature, int_list, invalid_arguments, type_name, unknown_keywords
-from ._device import backend_of, device_of, module_for, resolve, to_numpy
-from ._fma import fma
-from ._size import Size
-from ._strides import empty_preserving
-from ._tensor import Tensor, wrap
+from ..core.backend import backend_of, to_numpy
+from ..core.tensor import Tensor, wrap
+from ..devices import module_for, resolve
+from ..torch_compat import dtypes as _dtype
+from ..torch_compat.arguments import Signature, int_list, invalid_arguments, unknown_keywords
+from ..torch_compat.fma import fma
+from ..torch_compat.layouts import empty_preserving
+from ..torch_compat.names import type_name
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "empty", "full", "zeros_like",
-           "ones_like", "empty_like", "full_like", "eye", "arange", "linspace", "logspace", "scalar_tensor",
-           "FloatTensor", "DoubleTensor", "HalfTensor", "IntTensor", "LongTensor", "ShortTensor", "CharTensor",
-           "ByteTensor", "BoolTensor"]
+           "ones_like", "empty_like", "full_like", "eye", "arange", "linspace", "logspace", "scalar_tensor"]
 
 
 # ---------------------------------------------------------------------------
@@ -288,11 +287,6 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
     dt = _keywords("scalar_tensor", dtype, requires_grad) or _dtype.get_default_dtype()
     return _finish(np.array(_fill_value(s, dt, 1)), device, requires_grad)
 
-
-def zeros_from_meta(meta):
-    """Zeros for a (shape, dtype, device) triple (custom Functions' unused outputs)."""
-    shape, dtype, dev = meta
-    return wrap(module_for(dev).zeros(shape, dtype=dtype.numpy_dtype))
 
 
 # ---------------------------------------------------------------------------
@@ -709,113 +703,3 @@ def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_
     values = (float(base) ** exps).astype(dt.numpy_dtype)
     xp = module_for(resolve(device))
     return _finish(values, device if xp is not np else None, requires_grad)
-
-
-# ---------------------------------------------------------------------------
-# Legacy constructors: torch.Tensor(...), torch.FloatTensor(...), ...
-# ---------------------------------------------------------------------------
-
-_LEGACY = (Signature("(*, torch.device device = None)"), Signature("(torch.Storage storage)"),
-           Signature("(Tensor other)"), Signature("(tuple of ints size, *, torch.device device = None)"),
-           Signature("(object data, *, torch.device device = None)"))
-
-
-def _options_name(dt):
-    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "int16": "short int",
-            "int8": "signed char", "uint8": "unsigned char", "bool": "bool", "float16": "c10::Half"}[dt.name]
-
-
-def legacy_new(dt, args, kwargs, cls=Tensor):
-    """PyTorch's legacy constructor ``torch.Tensor(*args)`` (and the typed ``torch.FloatTensor`` ...).
-
-    * ``Tensor()``: an empty tensor; ``Tensor(2, 3)`` or ``Tensor(torch.Size([2, 3]))``:
-      uninitialised, of that shape;
-    * ``Tensor([1, 2])``, ``Tensor((1, 2))``: a copy of the data, of dtype ``dt``; ``Tensor(ndarray)``
-      shares the array's memory when its dtype is ``dt``;
-    * ``Tensor(t)``: ``t`` itself viewed anew (shares memory), if its dtype is ``dt``... or any dtype
-      for ``torch.Tensor`` (it keeps int64 tensors int64, as PyTorch does).
-
-    Raises:
-        TypeError: other arguments (PyTorch's messages), a typed constructor given a tensor of another dtype.
-        RuntimeError: ``Tensor(t, device=...)``, a negative size.
-    """
-    device = kwargs.get("device")
-    if set(kwargs) - {"device"}:
-        raise invalid_arguments("new", _LEGACY, args, kwargs)
-    if not args:
-        return _finish(np.zeros(0, dtype=dt.numpy_dtype), device, False)
-    a = args[0]
-    if len(args) == 1 and isinstance(a, Tensor):
-        if kwargs:
-            raise RuntimeError("Legacy tensor constructor of the form torch.Tensor(tensor, device=device) is not "
-                               "supported.  Use torch.tensor(...) or torch.as_tensor(...) instead.")
-        if cls is not Tensor and a.dtype is not dt:
-            raise TypeError(f"expected TensorOptions(dtype={_options_name(dt)}, device=cpu, layout=Strided, "
-                            "requires_grad=false (default), pinned_memory=false (default), "
-                            "memory_format=(nullopt)) (got TensorOptions(dtype="
-                            f"{_options_name(a.dtype)}, device=cpu, layout=Strided, requires_grad=false "
-                            "(default), pinned_memory=false (default), memory_format=(nullopt)))")
-        t = wrap(a._data)
-        t._storage, t._version_ref = a._storage, a._version_counter()
-        return t
-    if len(args) > 1 and not isinstance(a, (int, np.integer, Tensor)):     # Tensor([1, 2], [3]): no overload
-        raise invalid_arguments("new", _LEGACY, args, kwargs)
-    if isinstance(a, Size) or len(args) > 1 or isinstance(a, (int, np.integer)) and not isinstance(a, bool):
-        shape = int_list("new", "size", args)
-        for n in shape:
-            if n < 0:
-                raise RuntimeError(f"Trying to create tensor with negative dimension {n}: "
-                                   f"[{', '.join(map(str, shape))}]")
-        return _finish(np.empty(shape, dtype=dt.numpy_dtype), device, False)
-    if not _is_sequence(a):
-        raise TypeError(f"new(): data must be a sequence (got {type_name(a)})")
-    if isinstance(a, np.ndarray):
-        if a.dtype == dt.numpy_dtype and resolve(device).type == "cpu":
-            return as_tensor(a)
-        if a.dtype.name not in _dtype._TORCH_ONLY:      # uint16 ... PyTorch converts: so does course_lib
-            _dtype.from_numpy_dtype(a.dtype)            # PyTorch's errors: byte order, strings, objects
-        elif a.dtype.kind == "c":
-            warnings.warn("Casting complex values to real discards the imaginary part (Triggered internally at "
-                          "/__w/pytorch/pytorch/aten/src/ATen/native/Copy.cpp:307.)", UserWarning, stacklevel=3)
-            a = a.real
-    array, _ = _data_to_array(a, dt)
-    return _finish(array, device, False)
-
-
-class _LegacyTensorType(type):
-    """Metaclass of ``torch.FloatTensor`` and friends: calling one builds a tensor of its dtype, and
-    ``isinstance(t, torch.FloatTensor)`` checks the dtype and the device type (``_device_type``: "cpu" here,
-    "cuda" for ``torch.cuda.FloatTensor``, see ``cuda.py``)."""
-
-    def __call__(cls, *args, **kwargs):
-        return legacy_new(cls._dtype_of_type, args, kwargs, cls)
-
-    def __instancecheck__(cls, obj):
-        return isinstance(obj, Tensor) and obj._data.dtype == cls._dtype_of_type.numpy_dtype \
-            and device_of(obj._data).type == cls._device_type
-
-    def __repr__(cls):
-        return f"<class '{cls.__module__}.{cls.__name__}'>"
-
-    @property
-    def dtype(cls):
-        return cls._dtype_of_type
-
-
-LEGACY_DTYPES = {"FloatTensor": _dtype.float32, "DoubleTensor": _dtype.float64, "HalfTensor": _dtype.float16,
-                 "IntTensor": _dtype.int32, "LongTensor": _dtype.int64, "ShortTensor": _dtype.int16,
-                 "CharTensor": _dtype.int8, "ByteTensor": _dtype.uint8, "BoolTensor": _dtype.bool}
-
-
-def legacy_types(metaclass=_LegacyTensorType, module="torch", device_type="cpu"):
-    """The nine legacy tensor types (``FloatTensor`` ... ``BoolTensor``) of ``module``, by name."""
-    return {name: metaclass(name, (), {"_dtype_of_type": dt, "_device_type": device_type, "__module__": module,
-                                       "__doc__": f"Legacy constructor for {dt!r} {device_type.upper()} "
-                                                  f"tensors (``{module}.{name}``)."})
-            for name, dt in LEGACY_DTYPES.items()}
-
-
-_TYPES = legacy_types()
-FloatTensor, DoubleTensor, HalfTensor = _TYPES["FloatTensor"], _TYPES["DoubleTensor"], _TYPES["HalfTensor"]
-IntTensor, LongTensor, ShortTensor = _TYPES["IntTensor"], _TYPES["LongTensor"], _TYPES["ShortTensor"]
-CharTensor, ByteTensor, BoolTensor = _TYPES["CharTensor"], _TYPES["ByteTensor"], _TYPES["BoolTensor"]

@@ -1,0 +1,272 @@
+"""PyTorch's CPU random number generator, and how its kernels turn its draws into numbers.
+
+The public random functions (``rand``, ``randn``, ``randint``, ``randperm``, ``normal``, ``bernoulli``,
+``multinomial``) are ``course_lib/ops/random.py``; they draw with the generator here.
+
+PyTorch's CPU generator is a Mersenne Twister (mt19937) seeded with the
+low 32 bits of the seed.  As in PyTorch, the default generator starts from a
+random seed in each process (``initial_seed()`` differs from run to run until
+``manual_seed``), so a program that wants repeatable numbers must call
+``torch.manual_seed`` first; a new ``torch.Generator()`` starts from
+67280421310721.  NumPy ships the same engine (``MT19937``), and each
+distribution below turns its 32-bit draws into numbers exactly as
+PyTorch's CPU kernels do, so ``torch.manual_seed(0); torch.rand(3)`` prints
+the same values as PyTorch:
+
+* uniform: the low 24 bits of one draw times 2**-24 (float32, and float16
+  rounds that), the low 53 bits of two draws times 2**-53 (float64);
+* ``randint``: ``low + draw % (high - low)``;
+* normal: Box-Muller.  Fewer than 16 numbers (or another layout) are drawn
+  one by one in double precision (each pair of uniforms gives two normals,
+  the second kept for the next call); 16 or more are drawn as uniforms
+  first and transformed in blocks of 16 in the tensor's precision;
+* ``randperm``: Fisher-Yates swaps with ``draw % (n - i)``.
+
+(PyTorch's float32 block path uses vectorised math, which can differ in
+the last bit from NumPy's; printed with 4 decimals it does not show.)
+CUDA tensors are drawn on the CPU and moved: PyTorch's CUDA generator is
+another algorithm, so their values differ from PyTorch's.
+"""
+
+
+import numpy as np
+
+from ..core.tensor import Tensor, wrap
+from . import dtypes as _dtype
+from .fma import fma
+from .names import type_name
+
+__all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
+           "uniform_values", "normal_values", "bernoulli_mask"]
+
+DEFAULT_SEED = 67280421310721
+_STATE_BYTES = 5056                 # the size of PyTorch's CPU generator state
+
+
+class Generator:
+    """A source of random numbers: PyTorch's CPU generator (mt19937). Mirrors ``torch.Generator``.
+
+    ``manual_seed`` returns the default one.
+    """
+
+    __module__ = "torch"
+
+    def __init__(self, device="cpu"):
+        self.device = device
+        self.manual_seed(DEFAULT_SEED)
+
+    def manual_seed(self, seed):
+        """Reset the generator to a fixed state; returns ``self``.
+
+        Raises:
+            RuntimeError: a seed outside [-2**63, 2**64).
+            TypeError: a non-integer seed.
+        """
+        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)):
+            raise TypeError(f"manual_seed expected a long, but got {type_name(seed)}")
+        seed = int(seed)
+        if not -2 ** 63 <= seed < 2 ** 64:
+            raise RuntimeError(f"Overflow when unpacking long long: {seed}")
+        self._seed = seed % 2 ** 64           # PyTorch reinterprets negative seeds as unsigned
+        self._engine = np.random.MT19937()
+        self._engine._legacy_seeding(self._seed & 0xFFFFFFFF)
+        self._next_normal = None               # the second normal of the last Box-Muller pair
+        return self
+
+    def initial_seed(self):
+        """The seed the generator was last reset with."""
+        return self._seed
+
+    def seed(self):
+        """Reseed from the operating system's entropy; returns the new seed."""
+        new = int(np.random.SeedSequence().entropy % 2 ** 64)
+        self.manual_seed(new)
+        return new
+
+    def get_state(self):
+        """The generator's state as a uint8 tensor (restore it with ``set_state``)."""
+        state = self._engine.state["state"]
+        words = np.concatenate([state["key"].astype(np.uint32), np.array([state["pos"]], dtype=np.uint32)])
+        normal = np.array([np.nan if self._next_normal is None else self._next_normal], dtype=np.float64)
+        seed = np.array([self._seed], dtype=np.uint64)
+        raw = np.concatenate([words.view(np.uint8), normal.view(np.uint8), seed.view(np.uint8)])
+        return wrap(np.concatenate([raw, np.zeros(_STATE_BYTES - raw.size, dtype=np.uint8)]))
+
+    def set_state(self, new_state):
+        """Restore a state from ``get_state``; returns ``self``.
+
+        Raises:
+            RuntimeError: a tensor that is not such a state.
+        """
+        raw = new_state._data if isinstance(new_state, Tensor) else None
+        if raw is None or raw.dtype != np.uint8 or raw.shape != (_STATE_BYTES,):
+            raise RuntimeError(f"Expected a torch.ByteTensor, but got {type_name(new_state)}")
+        raw = np.ascontiguousarray(raw)
+        words = raw[:625 * 4].view(np.uint32)
+        normal = raw[625 * 4:625 * 4 + 8].view(np.float64)[0]
+        self._seed = int(raw[625 * 4 + 8:625 * 4 + 16].view(np.uint64)[0])
+        self._engine.state = {"bit_generator": "MT19937", "state": {"key": words[:624].copy(), "pos": int(words[624])}}
+        self._next_normal = None if np.isnan(normal) else float(normal)
+        return self
+
+    def __repr__(self):
+        return f"<torch._C.Generator object at {id(self):#x}>"
+
+    # -- the draws --------------------------------------------------------
+    def random(self, n):
+        """``n`` raw 32-bit draws (as uint64, so that products and shifts cannot overflow)."""
+        return self._engine.random_raw(n).astype(np.uint64)
+
+    def random64(self, n):
+        """``n`` 64-bit draws, each from two 32-bit ones (the first gives the high bits)."""
+        r = self.random(2 * n)
+        return (r[0::2] << np.uint64(32)) | r[1::2]
+
+    def uniform(self, n, dt, low=0.0, high=1.0):
+        """``n`` uniform numbers in ``[low, high)`` of dtype ``dt``, as PyTorch's ``uniform_real_distribution``."""
+        if dt is _dtype.float64:     # x * (to - from) + from as one fused multiply-add, as PyTorch's kernel
+            x = (self.random64(n) & np.uint64(2 ** 53 - 1)).astype(np.float64) * 2.0 ** -53
+            return fma(x, high - low, low)
+        x = (self.random(n) & np.uint64(2 ** 24 - 1)).astype(np.float64) * 2.0 ** -24
+        if dt is _dtype.float32:     # the same in float: bounds and their difference rounded to float first
+            low32, high32 = np.float32(low), np.float32(high)
+            return (x * float(high32 - low32) + float(low32)).astype(np.float32)    # exact product, one rounding
+        return (x * (high - low) + low).astype(dt.numpy_dtype)
+
+    def _normal_double(self):
+        """One standard normal in double precision (Box-Muller; the pair's second value is kept)."""
+        if self._next_normal is not None:
+            value, self._next_normal = self._next_normal, None
+            return value
+        u1, u2 = self.uniform(2, _dtype.float64)
+        r = np.sqrt(-2.0 * np.log1p(-u2))
+        theta = 2.0 * np.pi * u1
+        self._next_normal = float(r * np.sin(theta))
+        return float(r * np.cos(theta))
+
+    def normal(self, n, dt, mean=0.0, std=1.0):
+        """``n`` normal numbers of dtype ``dt``, as PyTorch's CPU ``normal_`` kernel draws them."""
+        if n < 16:
+            with np.errstate(over="ignore"):
+                return np.array([self._normal_double() * std + mean for _ in range(n)]).astype(dt.numpy_dtype)
+        t = dt.numpy_dtype.type
+        data = self.uniform(n, dt)
+        blocks = list(range(0, n - 15, 16))
+        if n % 16:
+            blocks.append(n - 16)
+        for start in blocks:
+            if start == n - 16 and n % 16:
+                data[start:] = self.uniform(16, dt)       # PyTorch redraws the last, overlapping block
+            block = data[start:start + 16]
+            u1 = t(1) - block[:8]
+            radius = np.sqrt(t(-2) * np.log(u1))
+            theta = (2.0 * np.pi * block[8:].astype(np.float64)).astype(dt.numpy_dtype)
+            block[:8], block[8:] = radius * np.cos(theta) * t(std) + t(mean), radius * np.sin(theta) * t(std) + t(mean)
+        return data
+
+    def randint(self, n, low, high):
+        """``n`` integers in ``[low, high)``: ``low + draw % (high - low)``."""
+        span = high - low
+        draws = self.random64(n) if span >= 2 ** 32 else self.random(n)
+        return ((draws % np.uint64(span)).astype(np.int64) + low)
+
+    def randperm(self, n):
+        """A random permutation of ``0 .. n-1`` by PyTorch's Fisher-Yates swaps."""
+        r = np.arange(n, dtype=np.int64)
+        if n > 1:
+            draws = self.random(n - 1)
+            for i in range(n - 1):
+                z = i + int(draws[i] % np.uint64(n - i))
+                r[i], r[z] = r[z], r[i]
+        return r
+
+
+default_generator = Generator()
+default_generator.seed()            # PyTorch seeds its default generator non-deterministically at start-up
+
+
+def manual_seed(seed):
+    """Seed the default generator so that the random functions repeat their results. Mirrors ``torch.manual_seed``.
+
+    Returns the generator.  ``seed`` is read with ``int()`` first (2.5 is 2), as in PyTorch.
+
+    Raises:
+        ValueError: a seed ``int()`` cannot read, or one outside [-2**63, 2**64).
+    """
+    seed = int(seed)
+    if not -2 ** 63 <= seed < 2 ** 64:
+        raise ValueError("Overflow when unpacking long long")
+    return default_generator.manual_seed(seed)
+
+
+def seed():
+    """Seed the default generator from the OS; returns the seed. Mirrors ``torch.seed``."""
+    return default_generator.seed()
+
+
+def initial_seed():
+    """The seed of the default generator. Mirrors ``torch.initial_seed``."""
+    return default_generator.initial_seed()
+
+
+def get_rng_state():
+    """The default generator's state as a uint8 tensor. Mirrors ``torch.get_rng_state``."""
+    return default_generator.get_state()
+
+
+def set_rng_state(new_state):
+    """Restore the default generator's state from ``get_rng_state()``. Mirrors ``torch.set_rng_state``."""
+    default_generator.set_state(new_state)
+
+
+def _rng(generator):
+    return generator or default_generator
+
+
+_C_TYPE = {"Half": "c10::Half", "Float": "float", "Double": "double"}
+
+
+def uniform_values(shape, dt, low=0.0, high=1.0, generator=None):
+    """A NumPy array of ``shape`` filled as ``torch.empty(shape, dtype=dt).uniform_(low, high)`` fills it.
+
+    Raises:
+        NotImplementedError: a dtype that is not floating. RuntimeError: bounds out of the dtype's range,
+            ``low > high`` or a range wider than the dtype's largest number (PyTorch's messages).
+    """
+    if dt._kind != "f":
+        raise NotImplementedError(f'"check_uniform_bounds" not implemented for \'{dt._short_name}\'')
+    low, high = float(low), float(high)                 # numbers or 0-d tensors, as PyTorch's Scalar
+    biggest = float(np.finfo(dt.numpy_dtype).max)
+    for name, value in (("from", low), ("to", high)):
+        if not -biggest <= value <= biggest:
+            raise RuntimeError(f"{name} is out of bounds for {_C_TYPE[dt._short_name]}")
+    if low > high:
+        raise RuntimeError(f"uniform_ expects to return a [from, to) range, but found from={low:g} > to={high:g}")
+    if high - low > biggest:
+        raise RuntimeError(f"uniform_ expects to-from <= std::numeric_limits<{dt._short_name}>::max(), but found "
+                           f"to={high:g} and from={low:g} which result in to-from to exceed the limit")
+    return _rng(generator).uniform(int(np.prod(shape)), dt, low, high).reshape(shape)
+
+
+def _check_std(std):
+    if not std >= 0:                          # nan too
+        raise RuntimeError(f"normal expects std >= 0.0, but found std {std:g}")
+
+
+def normal_values(shape, dt, mean=0.0, std=1.0, generator=None):
+    """A NumPy array of ``shape`` filled as ``torch.empty(shape, dtype=dt).normal_(mean, std)`` fills it.
+
+    Raises:
+        RuntimeError: a negative or nan ``std``. NotImplementedError: a dtype that is not floating.
+    """
+    mean, std = float(mean), float(std)
+    _check_std(std)
+    if dt._kind != "f":
+        raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{dt._short_name}\'')
+    return _rng(generator).normal(int(np.prod(shape)), dt, mean, std).reshape(shape)
+
+
+def bernoulli_mask(shape, p, generator=None):
+    """A bool array of ``shape``, True with probability ``p``: PyTorch's CPU ``bernoulli_(p)`` for a number ``p``
+    (a double-precision uniform per element, True when below ``p``), which ``dropout`` draws its mask with."""
+    return _rng(generator).uniform(int(np.prod(shape)), _dtype.float64).reshape(shape) < p
