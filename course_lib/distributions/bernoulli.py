@@ -2,9 +2,8 @@
 
 import numbers
 
-import course_lib as torch
-from course_lib.nn.functional import binary_cross_entropy_with_logits
-
+from ..nn.functional import binary_cross_entropy_with_logits
+from . import _torch as torch
 from . import constraints
 from .distribution import Distribution
 from .utils import broadcast_all, lazy_property, logits_to_probs, probs_to_logits

@@ -1,7 +1,6 @@
 """The categorical distribution over ``0 .. K-1`` (``torch.distributions.categorical``)."""
 
-import course_lib as torch
-
+from . import _torch as torch
 from . import constraints
 from .distribution import Distribution
 from .utils import lazy_property, logits_to_probs, probs_to_logits

@@ -9,8 +9,7 @@ PyTorch's text), unless ``validate_args=False``.
 
 import warnings
 
-import course_lib as torch
-
+from . import _torch as torch
 from . import constraints
 from .utils import lazy_property
 

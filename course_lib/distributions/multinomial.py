@@ -4,8 +4,7 @@ import math
 
 import numpy as np
 
-import course_lib as torch
-
+from . import _torch as torch
 from . import constraints
 from .categorical import Categorical
 from .distribution import Distribution

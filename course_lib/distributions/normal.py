@@ -3,8 +3,7 @@
 import math
 import numbers
 
-import course_lib as torch
-
+from . import _torch as torch
 from . import constraints
 from .distribution import Distribution
 from .utils import _standard_normal, broadcast_all

@@ -2,8 +2,7 @@
 
 import numbers
 
-import course_lib as torch
-
+from . import _torch as torch
 from . import constraints
 from .distribution import Distribution
 from .utils import broadcast_all

@@ -2,7 +2,7 @@
 
 import numbers
 
-import course_lib as torch
+from . import _torch as torch
 
 __all__ = ["broadcast_all", "clamp_probs", "lazy_property", "logits_to_probs", "probs_to_logits"]
 

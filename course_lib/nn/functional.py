@@ -21,12 +21,12 @@ from ..ops import _dispatch as D
 from ..ops import linalg as L
 from ..ops import softmax as _softmax
 from ..ops import views as V
-from ..ops.math import precise as _precise
 from ..ops.math import relu as _relu
 from ..ops.reduction import _average, _total
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import tensor_expected
 from ..torch_compat.names import type_name
+from ..torch_compat.opmath import precise as _precise
 
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout", "mse_loss", "l1_loss",
            "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot",

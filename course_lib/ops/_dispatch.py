@@ -47,7 +47,8 @@ __all__ = ["binary", "binary_scalar", "unary", "record", "edge_of", "input_meta"
            "inplace_record", "make_view", "current_grad_fn", "rebase_history", "check_inplace", "recording",
            "as_array", "is_number", "scalar_dtype", "make_scalar", "align", "check_devices", "cast_error",
            "check_out_grad", "resize_out", "into_temporary", "ELISION_BYTES", "NUMBER", "NO_CONTEXT", "wrap",
-           "backend_of", "broadcast_shape", "view_positions", "view", "viewable", "unrecorded_view", "refuse"]
+           "backend_of", "broadcast_shape", "view_positions", "view", "viewable", "unrecorded_view", "refuse",
+           "write_out"]
 
 _ndarray, _generic = np.ndarray, np.generic
 _F16 = np.dtype(np.float16)
@@ -328,3 +329,20 @@ def resize_out(out, shape, stacklevel=3):
     out._data = backend_of(out._data).empty(shape, dtype=out._data.dtype)
     out._storage = None
 
+
+def write_out(out, result, name=None, inputs=()):
+    """Write a result into a user-given ``out=`` tensor, as ``torch.add(a, b, out=c)`` does.
+
+    ``out`` is resized to fit (with PyTorch's deprecation warning unless it
+    was empty).  With ``name``: PyTorch's error when autograd would have to
+    record through ``out=`` (an input or ``out`` requires grad).
+    """
+    if name is not None:
+        check_out_grad(name, out, inputs)
+    if not dtypes.can_cast(result.dtype, out.dtype):
+        raise cast_error(result._data.dtype, out._data.dtype)
+    if out._data.shape != result._data.shape:
+        resize_out(out, result._data.shape, stacklevel=4)
+    out._data[...] = result._data
+    out._bump()
+    return out

@@ -18,14 +18,14 @@ from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import tensor_expected, wrong_arguments
 from ..torch_compat.layouts import elementwise_result
 from ..torch_compat.names import type_name
+from ..torch_compat.opmath import precise
 from . import _dispatch as D
-from .math import precise
 
 __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide",
            "remainder", "fmod", "pow", "neg", "negative", "rsub", "reciprocal",
            "eq", "ne", "lt", "le", "gt", "ge", "equal", "allclose", "isclose",
            "logical_not", "logical_and", "logical_or", "logical_xor",
-           "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "maximum", "minimum"]
+           "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "maximum", "minimum", "square"]
 
 
 # ---------------------------------------------------------------------------
@@ -492,7 +492,7 @@ def add(input, other, *extra, alpha=1, out=None):
     if extra:                                # x.add(alpha, other): deprecated
         other, alpha = _deprecated_alpha("add", other, extra, alpha)
     if out is not None:
-        return _into(out, add(input, other, alpha=alpha), "add", (input, other))
+        return D.write_out(out, add(input, other, alpha=alpha), "add", (input, other))
     if not isinstance(input, Tensor):
         input, other = _swap_number(input, other, "add")
     if alpha.__class__ is not int or alpha != 1:       # (add has nothing to check without alpha)
@@ -509,7 +509,7 @@ def sub(input, other, *extra, alpha=1, out=None):
     if extra:                                # x.sub(alpha, other): deprecated
         other, alpha = _deprecated_alpha("sub", other, extra, alpha)
     if out is not None:
-        return _into(out, sub(input, other, alpha=alpha), "sub", (input, other))
+        return D.write_out(out, sub(input, other, alpha=alpha), "sub", (input, other))
     if not isinstance(input, Tensor):
         if not isinstance(other, Tensor):
             return sub(_both_numbers(input, other, "sub"), other, alpha=alpha)
@@ -543,7 +543,7 @@ def mul(input, other, *, out=None):
     Not the matrix product: that is ``matmul`` / ``@``.
     """
     if out is not None:
-        return _into(out, mul(input, other), "mul", (input, other))
+        return D.write_out(out, mul(input, other), "mul", (input, other))
     if not isinstance(input, Tensor):
         input, other = _swap_number(input, other, "mul")
     if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
@@ -566,7 +566,7 @@ def div(input, other, *, rounding_mode=None, out=None):
             with rounding ("ZeroDivisionError").
     """
     if out is not None:
-        return _into(out, div(input, other, rounding_mode=rounding_mode), "div", (input, other))
+        return D.write_out(out, div(input, other, rounding_mode=rounding_mode), "div", (input, other))
     if not isinstance(input, Tensor):
         input = _number_tensor(input, other, "div")
     if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
@@ -636,7 +636,7 @@ def pow(input, exponent, *, out=None):
         RuntimeError: integers to negative integer powers.
     """
     if out is not None:
-        return _into(out, pow(input, exponent), "pow", (input, exponent))
+        return D.write_out(out, pow(input, exponent), "pow", (input, exponent))
     if not isinstance(input, Tensor):
         if not isinstance(exponent, Tensor):
             raise wrong_arguments("pow", input, exponent)
@@ -900,19 +900,8 @@ def _swap_number(a, b, name):
     return _both_numbers(a, b, name), b
 
 
-def _into(out, result, name=None, inputs=()):
-    """Write a result into a user-given ``out=`` tensor, as ``torch.add(a, b, out=c)`` does.
-
-    ``out`` is resized to fit (with PyTorch's deprecation warning unless it
-    was empty).  With ``name``: PyTorch's error when autograd would have to
-    record through ``out=`` (an input or ``out`` requires grad).
-    """
-    if name is not None:
-        D.check_out_grad(name, out, inputs)
-    if not _dtype.can_cast(result.dtype, out.dtype):
-        raise D.cast_error(result._data.dtype, out._data.dtype)
-    if out._data.shape != result._data.shape:
-        D.resize_out(out, result._data.shape, stacklevel=4)
-    out._data[...] = result._data
-    out._bump()
-    return out
+def square(input):
+    """``input ** 2``. Mirrors ``torch.square``."""
+    if not isinstance(input, Tensor):
+        raise tensor_expected("square", input)
+    return pow(input, 2)

@@ -16,7 +16,7 @@ import numpy as np
 from ..core.backend import backend_of, to_numpy
 from ..core.graph import NO_CONTEXT, Op
 from ..core.layout import broadcast_shape, element_strides
-from ..core.tensor import Tensor, wrap_dim
+from ..core.tensor import Tensor, wrap, wrap_dim
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import Signature, invalid_arguments, parse, tensor_expected, wrong_arguments
 from ..torch_compat.layouts import broadcast_strides, check_no_partial_overlap, empty_strided, iterator_strides
@@ -25,7 +25,12 @@ from . import _dispatch as D
 from . import views as V
 
 __all__ = ["getitem", "setitem", "index_select", "masked_fill", "masked_select", "gather", "nonzero", "take",
-           "scatter", "scatter_", "scatter_add", "scatter_add_", "index_add", "index_add_", "index_fill", "index_fill_"]
+           "scatter", "scatter_", "scatter_add", "scatter_add_", "index_add", "index_add_", "index_fill", "index_fill_",
+           "repeat_interleave"]
+
+def _c_name(a):
+    return _dtype.DEMANGLED_NAMES[_dtype.from_numpy_dtype(a.dtype)]
+
 
 NON_TUPLE_WARNING = (
     "Using a non-tuple sequence for multidimensional indexing is deprecated and will be changed in pytorch 2.9; "
@@ -732,7 +737,6 @@ def masked_fill(input, mask, value):
 def masked_fill_call(input, mask, value, inplace=False):
     """``(op, inputs, arrays, params)`` of ``masked_fill`` (also what ``masked_fill_`` records, ``inplace``),
     after PyTorch's argument checks."""
-    from .linalg import _c_name
     if not isinstance(mask, Tensor) or not (isinstance(value, Tensor) or D.is_number(value)):
         raise invalid_arguments("masked_fill", _MASKED_FILL, (mask, value))
     x, m = input._data, mask._data
@@ -1264,3 +1268,65 @@ def index_fill(input, dim, index, value):
 def index_fill_(input, dim, index, value):
     """In-place ``index_fill``. Mirrors ``Tensor.index_fill_``."""
     return _index_fill("index_fill_", input, dim, index, value, True)
+
+
+# ---------------------------------------------------------------------------
+# repeat_interleave (an index_select when the repeats are a tensor)
+# ---------------------------------------------------------------------------
+
+def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
+    """Repeat each element (or each slice along ``dim``) ``repeats`` times, next to each other:
+    ``[1, 2]`` with 2 gives ``[1, 1, 2, 2]`` (``repeat`` would give ``[1, 2, 1, 2]``). Mirrors
+    ``torch.repeat_interleave``.
+
+    ``repeats`` is an int (the graph is PyTorch's: unsqueeze, expand, clone, view) or an integer tensor
+    of one count per slice (an ``index_select``).  Without ``dim`` the input is flattened first.
+    ``torch.repeat_interleave(counts)`` alone gives ``arange(len(counts))`` repeated by ``counts``.
+    ``output_size`` is accepted and not needed.
+
+    Raises:
+        RuntimeError: negative repeats, a repeats tensor of more than 1 dim or of the wrong length,
+            a float repeats tensor (PyTorch's messages). IndexError: ``dim`` out of range.
+    """
+    if repeats is None:                                     # torch.repeat_interleave(counts)
+        counts = input._data
+        if counts.ndim != 1:
+            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
+        return _repeats_index(input, counts.shape[0])
+    if dim is None:
+        input, dim = V.flatten(input), 0
+    x = input._data
+    d = wrap_dim(dim, x.ndim)
+    if not isinstance(repeats, Tensor):
+        if repeats < 0:
+            raise RuntimeError("Repeats must be non-negative")
+        if x.ndim == 0:
+            input, x = V.unsqueeze(input, 0), x.reshape(1)
+        big = list(x.shape)
+        big.insert(d + 1, repeats)
+        out_shape = list(x.shape)
+        out_shape[d] *= repeats
+        copy = V.clone(V._expand(V.unsqueeze(input, d + 1), tuple(big)), memory_format=V.contiguous_format)
+        return V.view(copy, out_shape)
+    r = repeats._data
+    if r.ndim > 1:
+        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
+    size = x.shape[d] if x.ndim else 1
+    if r.ndim == 0 or r.shape[0] == 1:
+        repeats = repeats.reshape(1).expand(size)
+    elif r.shape[0] != size:
+        raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
+                           f"{r.shape[0]} and input.size(0) = {size}")
+    return index_select(input, d, _repeats_index(repeats, size))
+
+
+def _repeats_index(counts, n):
+    """``arange(n)`` with element i repeated ``counts[i]`` times, as an int64 tensor."""
+    c = counts._data
+    if c.dtype.kind not in "iu":
+        name = _dtype._BY_NUMPY[c.dtype]._short_name
+        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{name}'")
+    if (c < 0).any():
+        raise RuntimeError("repeats can not be negative")
+    xp = backend_of(c)
+    return wrap(xp.repeat(xp.arange(n, dtype=np.int64), c))

@@ -23,6 +23,7 @@ from ..core.backend import backend_of
 from ..core.graph import Op
 from ..core.ops import Mm
 from ..core.tensor import Tensor
+from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import wrong_arguments
 from . import _dispatch as D
 from . import views as V
@@ -175,9 +176,10 @@ def mm(input, mat2, *, out=None):
     return D.record(Mm, (input, mat2), (a, b))
 
 
+
+
 def _c_name(a):
-    return {"float32": "float", "float64": "double", "int64": "long int", "int32": "int", "float16": "c10::Half",
-            "int16": "short int", "int8": "signed char", "uint8": "unsigned char", "bool": "bool"}[a.dtype.name]
+    return _dtype.DEMANGLED_NAMES[_dtype.from_numpy_dtype(a.dtype)]
 
 
 def bmm(input, mat2):

@@ -13,9 +13,10 @@ from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import tensor_expected, wrong_arguments
 from ..torch_compat.layouts import elementwise_result
+from ..torch_compat.opmath import precise
 from . import _dispatch as D
 
-__all__ = ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "square",
+__all__ = ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
            "sin", "cos", "tan", "tanh", "acos", "asin", "atan", "arccos", "arcsin", "arctan", "sigmoid", "relu",
            "floor", "ceil", "round", "trunc", "sign",
            "clamp", "clip", "clamp_min", "clamp_max", "where", "isnan", "isinf", "isfinite", "erf"]
@@ -23,22 +24,6 @@ __all__ = ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "
 
 def _xp(a):
     return backend_of(a) if not isinstance(a, np.generic) else np
-
-
-_WIDER = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(np.float32): np.dtype(np.float64)}
-
-
-def precise(fn, a):
-    """``fn(a)`` computed one precision wider, then rounded to ``a``'s dtype.
-
-    PyTorch's float32 ``exp``, ``log``, ``sin``, ... are accurate to about
-    one unit in the last place, so the correctly rounded value is almost
-    always theirs; NumPy's float32 versions are faster but less accurate
-    (``log10(100)`` is not exactly 2).  float16 is computed in float32, as
-    PyTorch does.
-    """
-    wide = _WIDER.get(a.dtype)
-    return fn(a) if wide is None else fn(a.astype(wide)).astype(a.dtype)
 
 
 def _quiet():
@@ -464,8 +449,7 @@ def _unary_function(op, name, doc):
             raise tensor_expected(name, input)
         result = D.unary(op, input)
         if out is not None:
-            from .arithmetic import _into
-            return _into(out, result)
+            return D.write_out(out, result)
         return result
     function.__name__ = function.__qualname__ = name
     function.__doc__ = doc + f" Mirrors ``torch.{name}``."
@@ -507,14 +491,6 @@ def round(input, *, decimals=0):
     if decimals:
         return D.unary(RoundDecimals, input, {"decimals": decimals})
     return D.unary(Round, input)
-
-
-def square(input):
-    """``input ** 2``. Mirrors ``torch.square``."""
-    if not isinstance(input, Tensor):
-        raise tensor_expected("square", input)
-    from .arithmetic import pow
-    return pow(input, 2)
 
 
 def clamp(input, min=None, max=None, *, out=None):
@@ -566,8 +542,7 @@ def clamp(input, min=None, max=None, *, out=None):
         hi = None if max is None else x.dtype.type(_dtype.checked_value(max, dt, scalar=True))
         result = D.record(Clamp, (input,), (x,), {"lo": lo, "hi": hi})
     if out is not None:
-        from .arithmetic import _into
-        return _into(out, result)
+        return D.write_out(out, result)
     return result
 
 

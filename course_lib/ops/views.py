@@ -22,7 +22,7 @@ from ..core.backend import backend_of
 from ..core.graph import NO_CONTEXT, AsStrided, Op, short_name
 from ..core.layout import element_strides, strided, view_strides
 from ..core.ops import Expand, Transpose, Unsqueeze, View, view_shape
-from ..core.tensor import Tensor, wrap, wrap_dim
+from ..core.tensor import Tensor, wrap_dim
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import (
     Signature,
@@ -42,7 +42,7 @@ __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", 
            "movedim", "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to",
            "broadcast_tensors", "broadcast_shapes", "contiguous", "clone", "narrow", "select", "unbind",
            "cat", "concat", "concatenate", "stack", "hstack", "vstack", "split", "chunk", "flip", "as_strided",
-           "repeat", "tile", "t_", "transpose_", "squeeze_", "unsqueeze_", "repeat_interleave", "tensor_split",
+           "repeat", "tile", "t_", "transpose_", "squeeze_", "unsqueeze_", "tensor_split",
            "fliplr", "flipud", "roll", "diagonal", "diag"]
 
 
@@ -1298,66 +1298,8 @@ def unsqueeze_(self, dim=_NOT_GIVEN):
 
 
 # ---------------------------------------------------------------------------
-# repeat_interleave, tensor_split, fliplr/flipud, roll, diagonal/diag
+# tensor_split, fliplr/flipud, roll, diagonal/diag
 # ---------------------------------------------------------------------------
-
-def repeat_interleave(input, repeats=None, dim=None, *, output_size=None):
-    """Repeat each element (or each slice along ``dim``) ``repeats`` times, next to each other:
-    ``[1, 2]`` with 2 gives ``[1, 1, 2, 2]`` (``repeat`` would give ``[1, 2, 1, 2]``). Mirrors
-    ``torch.repeat_interleave``.
-
-    ``repeats`` is an int (the graph is PyTorch's: unsqueeze, expand, clone, view) or an integer tensor
-    of one count per slice (an ``index_select``).  Without ``dim`` the input is flattened first.
-    ``torch.repeat_interleave(counts)`` alone gives ``arange(len(counts))`` repeated by ``counts``.
-    ``output_size`` is accepted and not needed.
-
-    Raises:
-        RuntimeError: negative repeats, a repeats tensor of more than 1 dim or of the wrong length,
-            a float repeats tensor (PyTorch's messages). IndexError: ``dim`` out of range.
-    """
-    if repeats is None:                                     # torch.repeat_interleave(counts)
-        counts = input._data
-        if counts.ndim != 1:
-            raise RuntimeError("repeat_interleave only accept 1D vector as repeat")
-        return _repeats_index(input, counts.shape[0])
-    if dim is None:
-        input, dim = flatten(input), 0
-    x = input._data
-    d = wrap_dim(dim, x.ndim)
-    if not isinstance(repeats, Tensor):
-        if repeats < 0:
-            raise RuntimeError("Repeats must be non-negative")
-        if x.ndim == 0:
-            input, x = unsqueeze(input, 0), x.reshape(1)
-        big = list(x.shape)
-        big.insert(d + 1, repeats)
-        out_shape = list(x.shape)
-        out_shape[d] *= repeats
-        return view(clone(_expand(unsqueeze(input, d + 1), tuple(big)), memory_format=contiguous_format), out_shape)
-    r = repeats._data
-    if r.ndim > 1:
-        raise RuntimeError("repeats must be 0-dim or 1-dim tensor")
-    size = x.shape[d] if x.ndim else 1
-    if r.ndim == 0 or r.shape[0] == 1:
-        repeats = repeats.reshape(1).expand(size)
-    elif r.shape[0] != size:
-        raise RuntimeError(f"repeats must have the same size as input along dim, but got repeats.size(0) = "
-                           f"{r.shape[0]} and input.size(0) = {size}")
-    from .indexing import index_select
-    return index_select(input, d, _repeats_index(repeats, size))
-
-
-def _repeats_index(counts, n):
-    """``arange(n)`` with element i repeated ``counts[i]`` times, as an int64 tensor."""
-    c = counts._data
-    if c.dtype.kind not in "iu":
-        name = _dtype._BY_NUMPY[c.dtype]._short_name
-        raise NotImplementedError(f"\"repeat_interleave_cpu\" not implemented for '{name}'")
-    if (c < 0).any():
-        raise RuntimeError("repeats can not be negative")
-    xp = backend_of(c)
-    return wrap(xp.repeat(xp.arange(n, dtype=np.int64), c))
-
 
 def tensor_split(input, indices_or_sections, dim=0):
     """Split into views along ``dim``: into ``n`` nearly equal parts (the first ones one longer), or at
