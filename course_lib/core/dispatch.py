@@ -10,6 +10,7 @@ In PyTorch: ``torch/csrc/autograd/generated/VariableType_*.cpp``, ``VariableType
 """
 
 import weakref
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -29,15 +30,7 @@ _NO_EDGE = (None, 0)
 _NO_OPERAND = object()
 
 
-class _Number:
-    """The input a Python number stands for: it never requires grad and has no history."""
-
-    _requires_grad = False
-    _base = None
-    _grad_fn = None
-
-
-NUMBER = _Number()
+NUMBER = SimpleNamespace(_requires_grad=False, _base=None, _grad_fn=None)   # the input a Python number stands for
 
 
 def number_dtype(x_dtype, value):
@@ -95,7 +88,7 @@ def operands(a, b):
 
 
 def as_array(value):
-    """NumPy gives scalars for 0-d results; a tensor always holds an array."""
+    """A NumPy scalar (NumPy's 0-d results) as a 0-d array: a tensor always holds an array."""
     return np.asarray(value) if isinstance(value, _generic) else value
 
 
@@ -182,13 +175,24 @@ def _bind_saved(node, inputs, arrays, outputs):
     backward can tell whether it was modified in place since, in the order PyTorch's node unpacks its
     saved values (so that the error names the same tensor)."""
     checks, saved = [], node._saved
-    for i in hooks.unpack_order(node.op, len(saved)):
+    for i in _unpack_order(node.op, len(saved)):
         if saved[i] is not None and not isinstance(saved[i], _generic):
             check = _saved_check(i, saved[i], inputs, arrays, outputs)
             if check is not None:
                 checks.append(check)
     if checks:
         node._checks = tuple(checks)
+
+
+_ORDERS = {}
+
+
+def _unpack_order(op, count):
+    """``hooks.unpack_order``, asked once per hook, op and number of saved values."""
+    key = (hooks.unpack_order, op, count)
+    if key not in _ORDERS:
+        _ORDERS[key] = tuple(hooks.unpack_order(op, count))
+    return _ORDERS[key]
 
 
 def _saved_check(i, value, inputs, arrays, outputs):
@@ -234,8 +238,7 @@ def make_view(base, array, creation=None):
 
 
 def viewable(x):
-    """Array ``x`` ready for NumPy's view operations: an empty one first gets PyTorch's strides (NumPy gives
-    empty arrays strides of 0, and its views keep whatever strides they find)."""
+    """Array ``x`` ready for NumPy's view operations (an empty one first gets PyTorch's strides)."""
     return strided(x, x.shape, element_strides(x)) if x.size == 0 else x
 
 
@@ -267,10 +270,8 @@ VIEW_OF_LEAF_ERROR = "a view of a leaf Variable that requires grad is being used
 
 
 def check_inplace(t, recorded, overlap=True):
-    """Refuse an in-place write into ``t`` that would break autograd or write one element twice.
-
-    ``recorded``: the write will be recorded.  ``overlap=False`` for the writes PyTorch allows into an
-    expanded tensor (``fill_``, ``zero_``, ``x[i] = v``).
+    """Refuse an in-place write into ``t`` that breaks autograd (``recorded``: the write is recorded) or
+    writes one element twice (``overlap=False`` where PyTorch allows it: ``fill_``, ``x[i] = v``).
 
     Raises:
         RuntimeError: a leaf that requires grad or a view of one, a view made in no_grad mode or by a
@@ -279,7 +280,7 @@ def check_inplace(t, recorded, overlap=True):
     if recorded:
         _check_history(t)
     x = t._data
-    if overlap and x.size > 1 and 0 in x.strides and _written_twice(x):
+    if overlap and x.size > 1 and 0 in x.strides and any(s == 0 and n > 1 for n, s in zip(x.shape, x.strides)):
         raise RuntimeError("unsupported operation: more than one element of the written-to tensor refers to a "
                            "single memory location. Please clone() the tensor before performing the operation.")
 
@@ -291,11 +292,6 @@ def _check_history(t):
         raise RuntimeError(creation_message(t))
     if t._requires_grad and (base if base is not None else t)._grad_fn is None:
         raise RuntimeError(VIEW_OF_LEAF_ERROR if base is not None else LEAF_ERROR)
-
-
-def _written_twice(x):
-    """True for an expanded array: a dimension of stride 0 and more than one element."""
-    return any(s == 0 and n > 1 for n, s in zip(x.shape, x.strides))
 
 
 def inplace(op, t, other=_NO_OPERAND, params=None):
@@ -382,7 +378,7 @@ def _save_before_write(node, x, out, sources, xs):
 def _add_checks(node, checks):
     """Add version checks to ``node``, all of them kept in the order PyTorch's node unpacks its values."""
     if checks:
-        rank = {i: r for r, i in enumerate(hooks.unpack_order(node.op, len(node._saved)))}
+        rank = {i: r for r, i in enumerate(_unpack_order(node.op, len(node._saved)))}
         node._checks = tuple(sorted(node._checks + tuple(checks), key=lambda c: rank[c[0]]))
 
 

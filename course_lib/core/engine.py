@@ -16,7 +16,7 @@ import numpy as np
 from . import hooks
 from .backend import backend_of, module_for, to_numpy, writeable
 from .grad_mode import state
-from .graph import AccumulateGrad, Node, edge_of
+from .graph import AccumulateGrad, edge_of
 from .layout import sum_to
 from .tensor import Tensor, wrap
 
@@ -25,33 +25,17 @@ __all__ = ["run_backward", "validate"]
 _ndarray, _generic = np.ndarray, np.generic
 
 
-class GraphRoot(Node):
-    """The first node: hands the initial gradients to the outputs' nodes."""
-
-    _sequence_nr = float("inf")
-
-    def __init__(self, edges, grads):
-        self.next_functions, self._grads = tuple(edges), tuple(grads)
-        self._input_meta = (None,) * len(self.next_functions)
-
-    def apply(self):
-        return self._grads
-
-
 def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, allow_unused=False, trace=None):
-    """Backpropagate from ``tensors`` with ``grad_tensors`` (one backend array each).
-
-    Without ``inputs`` the leaves' ``.grad`` grow and None is returned.  With ``inputs`` (tensors),
-    only the nodes leading to them run and their gradients are returned (None for an unused input
-    when ``allow_unused``).  ``trace(node, grads_in, grads_out)``, if given, is called after each node.
+    """Backpropagate from ``tensors`` with ``grad_tensors`` (one backend array each) into the leaves'
+    ``.grad``; with ``inputs``, run only the nodes leading to them and return their gradients instead
+    (None for an unused one when ``allow_unused``).  ``trace(node, grads_in, grads_out)`` sees each node.
 
     Raises:
         RuntimeError: an output with no history, an unused input, a second backward through freed
             buffers, a saved tensor modified in place (PyTorch's messages).
     """
     shared = {id(g) for g in grad_tensors}          # arrays someone else holds: never added into
-    root = GraphRoot(_root_edges(tensors), grad_tensors)
-    backward_pass = _Pass(root, shared, retain_graph, trace)
+    backward_pass = _Pass(_Root(_root_edges(tensors), tuple(grad_tensors)), shared, retain_graph, trace)
     if inputs is not None:
         backward_pass.capture(inputs)
     previous, state.enabled = state.enabled, False
@@ -63,6 +47,13 @@ def run_backward(tensors, grad_tensors, retain_graph=False, inputs=None, allow_u
     return None if inputs is None else backward_pass.captured_gradients(allow_unused)
 
 
+class _Root:
+    """Where backward starts: it hands the outputs' gradients to the outputs' nodes."""
+
+    def __init__(self, edges, grads):
+        self.next_functions, self._input_meta, self.grads = edges, (None,) * len(edges), grads
+
+
 def _root_edges(tensors):
     edges = []
     for i, t in enumerate(tensors):
@@ -70,15 +61,16 @@ def _root_edges(tensors):
         if edge[0] is None:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
         edges.append(edge)
-    return edges
+    return tuple(edges)
 
 
-def _count_dependencies(root):
-    """``{node: how many edges point at it}`` over the graph ``root`` leads to (a stack, not recursion)."""
+def _count_dependencies(root, keep=None):
+    """``{node: how many edges point at it}`` over the graph ``root`` leads to (a stack, not recursion);
+    with ``keep``, only over those nodes (the rest get no gradient)."""
     deps, stack = {}, [root]
     while stack:
         for nxt, _ in stack.pop().next_functions:
-            if nxt is not None:
+            if nxt is not None and (keep is None or nxt in keep):
                 if nxt not in deps:
                     stack.append(nxt)
                 deps[nxt] = deps.get(nxt, 0) + 1
@@ -121,9 +113,10 @@ class _Pass:
             self.captures.setdefault(node, []).append((nr, k))
         self.leads = _nodes_leading_to(self.root, self.captures)
         self.captured = [None] * len(inputs)
+        self.deps = _count_dependencies(self.root, self.leads | set(self.captures))
 
     def run(self):
-        node, out = self.root, self.root.apply()
+        node, out = self.root, self.root.grads
         while True:
             self.send(node, out)
             if not self.ready:
@@ -144,16 +137,17 @@ class _Pass:
     def send(self, node, out):
         """Put each gradient of ``out`` into the buffer of the node its edge leads to; a node whose
         dependencies have all delivered becomes ready."""
-        if len(out) > 1:
+        if len(out) > 1 and (len(out) > 2 or out[0] is out[1]):
             _mark_repeated(out, self.shared)
-        deps, leads = self.deps, self.leads
+        deps = self.deps
         for (nxt, nr), g, meta in zip(node.next_functions, out, node._input_meta):
-            if nxt is None or leads is not None and nxt not in leads and nxt not in self.captures:
+            left = deps.get(nxt)
+            if left is None:                     # no node, or one that leads to none of the wanted inputs
                 continue
             if g is not None:
                 self.deliver(node, nxt, nr, g, meta)
-            deps[nxt] -= 1
-            if not deps[nxt]:
+            deps[nxt] = left - 1
+            if left == 1:
                 heappush(self.ready, (-nxt._sequence_nr, self.tie, nxt))
                 self.tie += 1
 
@@ -221,8 +215,7 @@ def _add(old, grad, shared):
 
 
 def validate(node, grad, meta, index):
-    """Fit a gradient to its input: sum a broadcast gradient back to the input's shape, cast its dtype,
-    move it to the input's device.
+    """Fit a gradient to its input: summed back from a broadcast shape, cast, on the input's device.
 
     Raises:
         RuntimeError: a gradient that cannot be summed to the input's shape (PyTorch's message).

@@ -67,8 +67,6 @@ class no_grad(_GradMode):
 class enable_grad(_GradMode):
     """Record again, inside a ``no_grad`` block. Mirrors ``torch.enable_grad``."""
 
-    mode = True
-
 
 class set_grad_enabled(_GradMode):
     """Set grad mode to ``mode`` at once; as a context manager, restore the previous mode after the

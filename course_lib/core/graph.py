@@ -95,9 +95,6 @@ class Node:
             self._saved = FREED
         self._checks = ()
 
-    def apply(self, *grads):
-        """One gradient (array or None) per input, given one per output."""
-        raise NotImplementedError
 
 
 def short_name(node_name):
@@ -276,14 +273,6 @@ class Op:
                 attrs["name"] = lambda self, _name=cls.node_full_name: _name
             cls.Node = type(cls.node_name, (Node,), attrs)
             Op.registry.append(cls)
-
-    @staticmethod
-    def forward(ctx, *arrays):
-        raise NotImplementedError
-
-    @staticmethod
-    def backward(ctx, *grads):
-        raise NotImplementedError
 
 
 def _checked_apply(backward):

@@ -31,16 +31,9 @@ def unpack_order(op, count):
     return range(count)
 
 
-new = object.__new__   # makes every tensor: torch_compat.inference makes inference tensors inside inference_mode()
-
-node_created = None    # called with each new node (torch_compat.anomaly keeps the forward stack trace)
-
-run_node = None        # if set, the engine runs each node as run_node(apply, node, grads, shared)
-                       # (torch_compat.anomaly names the node in any error and checks for nan)
-
-check_saved = None     # called with each saved tensor's version counter when it is not a plain list, a layer's
-                       # own kind (torch_compat.inference refuses inference tensors)
-
+new = object.__new__   # makes every tensor (torch_compat.inference: inference tensors inside inference_mode())
+node_created = None    # called with each new node (torch_compat.anomaly keeps its forward stack)
+run_node = None        # if set, the engine runs each node as run_node(apply, node, grads, shared) (anomaly mode)
+check_saved = None     # called with each saved tensor's counter that is not a plain list (inference tensors)
 modified_hint = ("enable anomaly detection to find the operation that failed to compute its gradient, with "
-                 "torch.autograd.set_detect_anomaly(True, check_nan=False).")
-"""The last words of the error for a saved tensor modified in place (torch_compat.anomaly changes them)."""
+                 "torch.autograd.set_detect_anomaly(True, check_nan=False).")    # the in-place error's last words

@@ -9,6 +9,7 @@ In PyTorch: ``c10/core/TensorImpl.h``, ``aten/src/ATen/TensorUtils.cpp`` (``comp
 """
 
 import math
+from types import SimpleNamespace
 
 import numpy as np
 
@@ -38,16 +39,6 @@ def element_strides(array):
     return tuple(s // array.itemsize for s in array.strides)
 
 
-class _Memory:
-    """What NumPy needs to make an array over existing memory (and a reference that keeps it alive)."""
-
-    __slots__ = ("__array_interface__", "base")
-
-    def __init__(self, interface, base):
-        self.__array_interface__ = interface
-        self.base = base
-
-
 def strided(x, shape, strides, offset=0):
     """An array over ``x``'s memory with ``shape``, ``strides`` (in elements) and its first element
     ``offset`` elements after ``x``'s: ``torch.as_strided`` on arrays.  The caller keeps it inside the
@@ -58,19 +49,18 @@ def strided(x, shape, strides, offset=0):
         return x
     if x.__class__ is not np.ndarray:           # CuPy: only an empty view has an offset, and it is unused
         return backend_of(x).lib.stride_tricks.as_strided(x, shape, byte_strides)
-    interface = x.__array_interface__
-    return np.asarray(_Memory({"version": 3, "typestr": interface["typestr"], "shape": shape,
-                               "strides": byte_strides,
-                               "data": (interface["data"][0] + offset * item, not x.flags.writeable)}, x))
+    interface = x.__array_interface__        # NumPy's description of memory; ``base`` keeps x's memory alive
+    return np.asarray(SimpleNamespace(base=x, __array_interface__={
+        "version": 3, "typestr": interface["typestr"], "shape": shape, "strides": byte_strides,
+        "data": (interface["data"][0] + offset * item, not x.flags.writeable)}))
 
 
 def view_strides(old_shape, old_strides, new_shape):
     """Strides that show a tensor of ``old_shape``/``old_strides`` as ``new_shape``, or None if none exist.
 
-    The new shape may only split or merge dimensions that lie one after another in memory: walking
-    from the last dimension, each "chunk" of memory-adjacent dimensions must be rebuilt exactly by
-    new dimensions.  So a transposed tensor can still be viewed when the dimensions merged happen to
-    be adjacent to each other.
+    The new shape may only split or merge dimensions that lie one after another in memory: each
+    "chunk" of memory-adjacent dimensions must be rebuilt exactly by new dimensions.  So a transposed
+    tensor can still be viewed when the dimensions merged happen to be adjacent to each other.
     """
     if not old_shape:
         return (1,) * len(new_shape)
@@ -119,9 +109,8 @@ def expand_strides(shape, strides, sizes):
 def broadcast_shape(a, b):
     """The shape of an element-wise result of operands shaped ``a`` and ``b``.
 
-    Shapes are compared from the right; in each position the sizes must be equal or one of them 1
-    (or missing: the shorter shape is padded with 1s on the left).  ``(3, 1)`` and ``(4,)`` give
-    ``(3, 4)``.
+    Shapes are compared from the right; in each position the sizes must be equal or one of them 1 (or
+    missing: the shorter shape is padded with 1s on the left).  ``(3, 1)`` and ``(4,)`` give ``(3, 4)``.
 
     Raises:
         RuntimeError: PyTorch's "The size of tensor a (3) must match the size of tensor b (4) at
@@ -143,8 +132,7 @@ def broadcast_shape(a, b):
 def sum_to(array, shape):
     """``array`` summed over the positions where ``shape`` was broadcast to ``array.shape``.
 
-    This is broadcasting run backwards: the gradient of a stretched input is the sum of the
-    gradients of all the positions it was stretched to.
+    Broadcasting run backwards: a stretched input's gradient is the sum over the positions it reached.
 
     Raises:
         ValueError: ``shape`` does not broadcast to ``array.shape``.

@@ -16,7 +16,7 @@ from .dispatch import view
 from .graph import Elementwise, Op
 from .layout import element_strides, expand_strides, strided, view_strides
 
-__all__ = ["Add", "Sub", "Mul", "Div", "Relu", "Sum", "SumDim", "Mm", "View", "Transpose", "Unsqueeze",
+__all__ = ["Add", "Sub", "Mul", "Div", "Relu", "Sum", "Mm", "View", "Transpose", "Unsqueeze",
            "Expand", "VIEW_ERROR", "view_shape"]
 
 
@@ -113,17 +113,6 @@ class Sum(Op):
 
     def backward(ctx, grad):
         return (_expand(grad, ctx.shape),)
-
-
-class SumDim(Op):
-    node_name = "SumBackward1"
-
-    def forward(ctx, a, axes, keepdim, dtype=None):
-        ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
-        return _contiguous(hooks.total(a, axes, keepdim))
-
-    def backward(ctx, grad):
-        return (_expand(grad if ctx.keepdim else backend_of(grad).expand_dims(grad, ctx.axes), ctx.shape),)
 
 
 class Mm(Op):

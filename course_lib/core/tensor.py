@@ -190,9 +190,7 @@ class Tensor:
         node = self.grad_fn
         if node is None or self._retains_grad:
             return
-        if node._retained is None:
-            node._retained = {}
-        node._retained[self._output_nr] = weakref.ref(self)
+        node.__dict__.setdefault("_retained", {})[self._output_nr] = weakref.ref(self)
         self._retains_grad = True
 
     def register_hook(self, hook):
@@ -204,14 +202,10 @@ class Tensor:
         if not self.requires_grad:
             raise RuntimeError("cannot register a hook on a tensor that doesn't require gradient")
         node = self.grad_fn
-        if node is None:                         # a leaf keeps its hooks itself
-            if self._hooks is None:
-                self._hooks = []
-            hooks_list = self._hooks
-        else:                                    # a non-leaf's live on the node that made it
-            if node._tensor_hooks is None:
-                node._tensor_hooks = {}
-            hooks_list = node._tensor_hooks.setdefault(self._output_nr, [])
+        if node is None:                         # a leaf keeps its hooks itself, a non-leaf's live on its node
+            hooks_list = self.__dict__.setdefault("_hooks", [])
+        else:
+            hooks_list = node.__dict__.setdefault("_tensor_hooks", {}).setdefault(self._output_nr, [])
         hooks_list.append(hook)
         return RemovableHandle(hooks_list, hook)
 

@@ -168,17 +168,16 @@ def binary(op, name, a, b, params=None):
         f = _default_float()
         x, y = x.astype(f), (y.astype(f) if other is not NUMBER else f.type(b))   # uint8 / -1 divides by -1.0
     ufunc = op.ufunc
-    if (ufunc is not None and not params and x.__class__ is _ndarray
-            and not (state.enabled and (a._requires_grad or other._requires_grad
-                                        or a._base is not None or other._base is not None))):
+    maybe_recorded = state.enabled and (a._requires_grad or other._requires_grad or a._base is not None
+                                        or other._base is not None)
+    if ufunc is not None and not params and x.__class__ is _ndarray and not maybe_recorded:
         out = ufunc(x, y)                    # the fast path: nothing to record, one NumPy call
         if out.ndim > 1:
             out = elementwise_result(out, (x, y))
         t = hooks.new(Tensor)
         t._data = out if out.__class__ is _ndarray else as_array(out)
         return t
-    if (state.enabled and (a._requires_grad or other._requires_grad) and a._base is None and other._base is None
-            and op.node_name is not None):
+    if maybe_recorded and a._base is None and other._base is None and op.node_name is not None:
         r = record_node(op, (a, other), (x, y), params)          # (what record() would decide)
     else:
         r = record(op, (a, other), (x, y), params)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..core.backend import backend_of
 from ..core.graph import Op
-from ..core.ops import Sum, SumDim
+from ..core.ops import Sum
 from ..core.tensor import Tensor, wrap, wrap_dim
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import tensor_expected, wrong_arguments
@@ -188,6 +188,17 @@ def _average(a, axes, keepdims):
         with np.errstate(invalid="ignore", divide="ignore"):      # 0 / 0: nan, silently (only here)
             mean = total / acc.type(count)
     return _reduced(mean.astype(a.dtype, copy=False))
+
+
+class SumDim(Op):
+    node_name = "SumBackward1"
+
+    def forward(ctx, a, axes, keepdim, dtype=None):
+        ctx.shape, ctx.axes, ctx.keepdim = a.shape, axes, keepdim
+        return _reduced(_total(a, axes, keepdim))
+
+    def backward(ctx, grad):
+        return (_expand_back(grad, ctx.shape, ctx.axes, ctx.keepdim),)
 
 
 class Mean(Op):
