@@ -175,24 +175,13 @@ def _bind_saved(node, inputs, arrays, outputs):
     backward can tell whether it was modified in place since, in the order PyTorch's node unpacks its
     saved values (so that the error names the same tensor)."""
     checks, saved = [], node._saved
-    for i in _unpack_order(node.op, len(saved)):
+    for i in hooks.unpack_order(node.op, len(saved)):
         if saved[i] is not None and not isinstance(saved[i], _generic):
             check = _saved_check(i, saved[i], inputs, arrays, outputs)
             if check is not None:
                 checks.append(check)
     if checks:
         node._checks = tuple(checks)
-
-
-_ORDERS = {}
-
-
-def _unpack_order(op, count):
-    """``hooks.unpack_order``, asked once per hook, op and number of saved values."""
-    key = (hooks.unpack_order, op, count)
-    if key not in _ORDERS:
-        _ORDERS[key] = tuple(hooks.unpack_order(op, count))
-    return _ORDERS[key]
 
 
 def _saved_check(i, value, inputs, arrays, outputs):
@@ -378,7 +367,7 @@ def _save_before_write(node, x, out, sources, xs):
 def _add_checks(node, checks):
     """Add version checks to ``node``, all of them kept in the order PyTorch's node unpacks its values."""
     if checks:
-        rank = {i: r for r, i in enumerate(_unpack_order(node.op, len(node._saved)))}
+        rank = {i: r for r, i in enumerate(hooks.unpack_order(node.op, len(node._saved)))}
         node._checks = tuple(sorted(node._checks + tuple(checks), key=lambda c: rank[c[0]]))
 
 

@@ -57,11 +57,17 @@ def _result_layout(op, out, arrays, params):
     return elementwise_result(out, arrays if operands is None else operands(arrays, params))
 
 
+_UNPACK_ORDER = {}       # (op, number of saved values) -> their indices in PyTorch's unpack order
+
+
 def _unpack_order(op, count):
     """``hooks.unpack_order``: PyTorch's nodes unpack (and check) their saved values in the alphabetical
-    order of their names (``mat2`` before ``self``), unnamed ones first."""
-    names = op.saved_names
-    return sorted(range(count), key=lambda i: names[i] if i < len(names) else "")
+    order of their names (``mat2`` before ``self``), unnamed ones first.  Computed once per op and count."""
+    order = _UNPACK_ORDER.get((op, count))
+    if order is None:
+        names = op.saved_names
+        order = _UNPACK_ORDER[op, count] = tuple(sorted(range(count), key=lambda i: names[i] if i < len(names) else ""))
+    return order
 
 
 def install():
