@@ -41,11 +41,11 @@ def _signed_zero(t, c):
 
 KNOWN = [
     # ---- issue 17
+    ("issue 17: count_nonzero(dim, keepdim=True): PyTorch's invalid-combination message",
+     r"^message at reduce:count_nonzero", _t_msg(r"count_nonzero\(\) received an invalid combination")),
     ("issue 17: a tuple dim for argmax/argmin/min/max/prod/cumsum/softmax...: PyTorch's message (no \"(position 1)\","
      " position 2 in the function form, \"got (dim=tuple, )\", the dim error before keepdim's)",
      r"^message at reduce:\w+\(tuple dim\)$", _t_msg(_TUPLE)),
-    ("issue 17: count_nonzero(dim, keepdim=True): PyTorch's invalid-combination message",
-     r"^message at reduce:count_nonzero", _t_msg(r"count_nonzero\(\) received an invalid combination")),
     ("issue 17: matmul checks dtypes before shapes", r"^message at matmul:", _t_msg(r"shapes cannot be multiplied|"
                                                                                     r"Expected size for first")),
     ("issue 17: fill_('a'): another message", r"^(message|exception type) at inplace:fill_",
@@ -54,6 +54,8 @@ KNOWN = [
      _c_msg(r"no attribute 'median'")),
     ("issue 17: linspace(dtype=torch.bool) is accepted", r"^course_lib accepts at create:linspace",
      _t_msg(r"not implemented for 'Bool'")),
+    ("issue 17: sign(nan) is nan (PyTorch 0)", r"^(value|final state) at (unary:sign|final)",
+     lambda t, c: "nan" in (c or {}).get("out", "") and "nan" not in (t or {}).get("out", "")),
     ("issue 17: neg_() on a bool tensor: NumPy's TypeError", r"^exception type at inplace:neg_",
      _c_msg(r"numpy boolean negative")),
     ("issue 17: float16 computed in float16 (PyTorch: in float32, rounded once; a 0-d tensor operand as a float32 "
@@ -65,8 +67,8 @@ KNOWN = [
      None),
     ("issue 17: class paths (set_grad_enabled's repr names course_lib's class, PyTorch shows "
      "torch.autograd.grad_mode.set_grad_enabled(mode=...))", r"^text at grad_mode:set_grad_enabled", None),
-    ("issue 17: the leaf / view-of-leaf in-place error comes after shape and dtype checks (copy_, setitem)",
-     r"^(message|exception type) at (inplace:copy_|setitem:)", _t_msg(_LEAF)),
+    ("issue 17: the leaf / view-of-leaf in-place error comes after shape and dtype checks (copy_, -=, setitem...)",
+     r"^(message|exception type) at (inplace:|setitem:)", _t_msg(_LEAF)),
     ("issue 17: t << 1 on float (and: shifts are missing, see fuzz)", r"^exception type at binary:(<<|>>)",
      _t_msg(r"shift_cpu\" not implemented")),
     # ---- found by the fuzzer (tests/fuzz/FINDINGS.md)
@@ -76,9 +78,9 @@ KNOWN = [
     ("fuzz: grad_fn names: clamp_min/clamp_max (ClampMinBackward0/ClampMaxBackward0), rsub (RsubBackward0), inner and "
      "matmul's broadcast paths (ViewBackward0, TransposeBackward0, CloneBackward0), prod(dim, dtype) (ProdBackward1)",
      r"^(grad_fn name|value) at (unary:clamp_m|inplace:clamp_m|binary:rsub|matmul:|reduce:prod)", None),
-    ("fuzz: matmul's dtype messages on its vector and batched paths (PyTorch names addmv, bmm)",
+    ("fuzz: matmul's dtype messages on its vector and batched paths (PyTorch names addmv, m1 and m2, bmm)",
      r"^message at matmul:",
-     _t_msg(r"addmv input tensors must have the same dtype|expected scalar type|bmm")),
+     _t_msg(r"addmv input tensors must have the same dtype|expected scalar type|bmm|expected m1 and m2 to have")),
     ("fuzz: inner's dtype message", r"^message at matmul:inner", _t_msg(r"both inputs should have same dtype")),
     ("fuzz: linspace with an integer dtype gives other values", r"^value at create:linspace", None),
     ("fuzz: writing a tensor into itself through an index (t[mask] = t, t[[0, 0]] = t): PyTorch's overlap error",
@@ -89,8 +91,23 @@ KNOWN = [
      "dtypes): PyTorch returns the empty result", r"^course_lib raises at (create:randn|inplace:normal_|"
                                                   r"reduce:log_softmax|reduce:softmax|matmul:einsum)",
      lambda t, c: "size=(" in (t or {}).get("out", "") or "tensor([]" in (t or {}).get("out", "")),
-    ("fuzz: einsum of bool tensors: PyTorch's \"bmm\" not implemented message", r"^exception type at matmul:einsum",
-     _t_msg(r"not implemented for 'Bool'")),
+    ("fuzz: einsum of mixed dtypes where the contracted dim has size 1 (PyTorch multiplies, promoting) or the result "
+     "is empty: PyTorch computes, course_lib raises", r"^course_lib raises at matmul:einsum",
+     _c_msg(r"expected scalar type")),
+    ("fuzz: batched matmul / einsum of bool tensors: PyTorch's \"bmm\" not implemented message",
+     r"^exception type at matmul:(einsum|matmul|@|rmatmul|bmm)", _t_msg(r"\"bmm\" not implemented for 'Bool'")),
+    ("fuzz: matmul of a vector with a batch (1-D @ 3-D): PyTorch's mv-path message", r"^message at matmul:",
+     _t_msg(r"size mismatch, got input")),
+    ("fuzz: randint(low, high, dtype=torch.bool) with high > 2 is accepted", r"^course_lib accepts at create:randint",
+     _t_msg(r"out of bounds for bool")),
+    ("fuzz: roll on a 0-d tensor: NumPy's AxisError", r"^exception type at view:roll", _c_msg(r"out of bounds for "
+                                                                                             r"array of dimension")),
+    ("fuzz: true_divide of an integer tensor by a 0-d tensor of a wider integer dtype: the 0-d one wraps to the "
+     "narrower dtype first", r"^value at binary:(true_divide|div|/)", None),
+    ("fuzz: stack: a dim out of range is reported after the sizes (PyTorch: the dim first)",
+     r"^exception type at shape:stack", _t_msg(r"Dimension out of range")),
+    ("fuzz: random_ on a non-contiguous tensor fills the elements in another order", r"^value at inplace:random_",
+     None),
     ("fuzz: sum/prod/cumsum(dtype=torch.int64) of a tensor that requires grad: PyTorch raises \"Autograd not support "
      "dtype\"", r"^course_lib accepts at reduce:(sum|prod|cumsum|mean)", _t_msg(r"Autograd not support dtype")),
     ("fuzz: rsub of an integer tensor with a float alpha is accepted", r"^course_lib accepts at binary:rsub",
