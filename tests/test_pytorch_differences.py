@@ -34,6 +34,11 @@ def _case(code, item=None):
     return pytest.param(code, marks=_xfail(item)) if item else code
 
 
+def _fuzz(code, item):
+    """A difference the fuzzer found (not in issue 17's list yet)."""
+    return pytest.param(code, marks=pytest.mark.xfail(strict=True, reason=f"fuzz (tests/fuzz/FINDINGS.md): {item}"))
+
+
 ZEROS_NAN_INF = {
     "relu_backward_at_nan": _case(
         "x = torch.tensor([float('nan'), 1.0, -1.0], requires_grad=True); x.relu().sum().backward(); print(x.grad)",
@@ -79,6 +84,8 @@ ZERO_D = {
                                  "max(0) on a 0-d tensor: CloneBackward0 (PyTorch MaxBackward0)"),
     "min_dim0_0d_grad_fn": _case("x = torch.tensor(2.0, requires_grad=True); x.min(dim=-1).values.grad_fn.name()",
                                  "min(0) on a 0-d tensor: CloneBackward0 (PyTorch MinBackward0)"),
+    "T_0d_warning": _case("torch.tensor(0).T", "0-d tensors: .T misses PyTorch's deprecation warning (found by the "
+                                               "fuzzer)"),
     "transpose_0d_grad_fn": _case("x = torch.tensor(2.0, requires_grad=True); x.transpose(0, -1).grad_fn.name()",
                                   "transpose(0, -1) on a 0-d tensor: AliasBackward0 (PyTorch TransposeBackward0)"),
 }
@@ -152,7 +159,66 @@ LAST_BITS = {
     "randn_15_values": "torch.manual_seed(0); torch.randn(15).tolist()",
 }
 
-ALL = {**ZEROS_NAN_INF, **FLOAT16, **NUMPY_MESSAGES, **ZERO_D, **MESSAGES, **TYPES, **MISSING, **LAST_BITS}
+_POSITION = "a Python number where a tensor is required, method form: \"(position 2)\" (PyTorch: position 1)"
+_GRAD_FN = "grad_fn names"
+_OVERLAP = "writing a tensor into itself through an index: PyTorch's overlap error"
+_EMPTY = "an empty tensor of a dtype the kernel lacks: PyTorch returns the empty result"
+FUZZ = {
+    "lshift_int": _fuzz("torch.tensor([1, 2]) << 1", "<< and >> are missing"),
+    "rshift_tensor": _fuzz("torch.tensor([8]) >> torch.tensor([2])", "<< and >> are missing"),
+    "maximum_number": _fuzz("torch.ones(2).maximum(1.0)", _POSITION),
+    "logical_and_number": _fuzz("torch.ones(2).logical_and(True)", _POSITION),
+    "isclose_number": _fuzz("torch.ones(2).isclose(1.0)", _POSITION),
+    "clamp_min_max_grad_fn": _fuzz("x = torch.ones(2, requires_grad=True); print(x.clamp_min(0).grad_fn.name(), "
+                                   "x.clamp_max(0).grad_fn.name())", _GRAD_FN + " (ClampMinBackward0, ...)"),
+    "rsub_grad_fn": _fuzz("x = torch.ones(2, requires_grad=True); torch.rsub(x, x).grad_fn.name()",
+                          _GRAD_FN + " (RsubBackward0)"),
+    "inner_grad_fn": _fuzz("x = torch.ones(1, 3, requires_grad=True); torch.inner(x, torch.ones(3)).grad_fn.name()",
+                           _GRAD_FN + " (inner: ViewBackward0)"),
+    "matmul_2d_3d_grad_fn": _fuzz("x = torch.ones(1, 4, requires_grad=True); (x @ torch.ones(2, 4, 3)).grad_fn.name()",
+                                  _GRAD_FN + " (matmul 2-D @ 3-D: TransposeBackward0)"),
+    "matmul_1d_3d_grad_fn": "x = torch.ones(4, requires_grad=True); (x @ torch.ones(2, 4, 3)).grad_fn.name()",
+    "inner_dtype_message": _fuzz("torch.inner(torch.ones(3), torch.ones(3, dtype=torch.float64))",
+                                 "inner's dtype message"),
+    "linspace_int8": _fuzz("torch.linspace(0.0, 2.5, 6, dtype=torch.int8)",
+                           "linspace with an integer dtype: PyTorch casts the ends to the dtype first"),
+    "linspace_uint8_negative": _fuzz("torch.linspace(-1, 0, 6, dtype=torch.uint8)",
+                                     "linspace with an integer dtype: PyTorch casts the ends to the dtype first"),
+    "setitem_mask_self": _fuzz("t = torch.ones(3); t[t > 0] = t", _OVERLAP),
+    "setitem_list_self": _fuzz("t = torch.tensor([1]); t[[0, 0]] = t; t", _OVERLAP),
+    "random_expanded": _fuzz("torch.zeros(3).expand(2, 3).random_(0, 10)",
+                             "random_ on an expanded tensor: PyTorch's internal-overlap error"),
+    "random_transposed": _fuzz("torch.manual_seed(0); t = torch.zeros(2, 2).t(); t.random_(5); t",
+                               "random_ on a non-contiguous tensor fills in another order"),
+    "randn_empty_int": _fuzz("torch.randn(0, dtype=torch.int32)", _EMPTY),
+    "softmax_empty_int": _fuzz("torch.tensor([[]], dtype=torch.int16).softmax(-1)", _EMPTY),
+    "sum_int_dtype_requires_grad": _fuzz("torch.ones(2, requires_grad=True).sum(dtype=torch.int64)",
+                                         "sum(dtype=int64) of a tensor that requires grad: \"Autograd not support "
+                                         "dtype\""),
+    "randint_bool": _fuzz("torch.randint(1, 10, (4,), dtype=torch.bool)",
+                          "randint(dtype=torch.bool) with high > 2 is accepted"),
+    "bmm_bool": _fuzz("torch.matmul(torch.ones(1, 3, dtype=torch.bool), torch.ones(1, 3, 1, dtype=torch.uint8))",
+                      "batched matmul of bool tensors: PyTorch's \"bmm\" not implemented message"),
+    "roll_0d": _fuzz("torch.tensor(0).roll(1, 0)", "roll on a 0-d tensor: NumPy's AxisError"),
+    "true_divide_0d_wider_int": _fuzz("torch.true_divide(torch.tensor([[1]], dtype=torch.int8), torch.tensor(300))",
+                                      "true division by a 0-d tensor of a wider integer dtype: it wraps first "
+                                      "(0.0227 instead of 0.0033)"),
+    "div_0d_wider_int": _fuzz("torch.tensor([1], dtype=torch.int8) / torch.tensor(300)",
+                              "true division by a 0-d tensor of a wider integer dtype: it wraps first"),
+    "stack_dim_before_sizes": _fuzz("torch.stack([torch.tensor(1.), torch.ones(2, 0)], 3)",
+                                    "stack: PyTorch checks the dim before the sizes"),
+    "norm_tuple_p": _fuzz("torch.ones(2).norm((2,))", "norm with a tuple p: another message"),
+    "pos_bool": _fuzz("+torch.tensor([True])", "unary + on a bool tensor is accepted"),
+    "add_uint8_negative_alpha": _fuzz("torch.add(torch.tensor([127], dtype=torch.uint8), torch.tensor([1], "
+                                      "dtype=torch.uint8), alpha=-1)",
+                                      "a negative alpha with an unsigned tensor: NumPy's OverflowError"),
+    "rsub_int_float_alpha": _fuzz("torch.rsub(torch.tensor([[0]]), -2, alpha=0.5)",
+                                  "rsub of an integer tensor with a float alpha is accepted"),
+    "einsum_mixed_dtypes_k1": _fuzz("torch.einsum('ij,jk->ik', torch.ones(3, 1), torch.ones(1, 2, dtype=torch."
+                                    "float64))", "einsum of mixed dtypes with a contracted dim of size 1"),
+}
+
+ALL = {**ZEROS_NAN_INF, **FLOAT16, **NUMPY_MESSAGES, **ZERO_D, **MESSAGES, **TYPES, **MISSING, **LAST_BITS, **FUZZ}
 
 
 @pytest.mark.parametrize("code", list(ALL.values()), ids=list(ALL))
