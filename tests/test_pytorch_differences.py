@@ -205,6 +205,19 @@ FUZZ = {
                                       "(0.0227 instead of 0.0033)"),
     "div_0d_wider_int": _fuzz("torch.tensor([1], dtype=torch.int8) / torch.tensor(300)",
                               "true division by a 0-d tensor of a wider integer dtype: it wraps first"),
+    "div_uint8_by_0d_int8": _fuzz("torch.tensor([0], dtype=torch.uint8) / torch.tensor(-2, dtype=torch.int8)",
+                                  "true division by a 0-d tensor of another integer dtype: cast to the tensor's dtype "
+                                  "first (-2 as uint8 gives 0. for PyTorch's -0.)"),
+    "inner_bool_message": _fuzz("torch.inner(torch.ones(1, 3, dtype=torch.bool), torch.tensor([True, True, False]))",
+                                "inner of bool tensors: PyTorch's \"dot\" not implemented message"),
+    "cumprod_float16_overflow_warns": _fuzz("torch.cumprod(torch.tensor([65504.0, 1.5], dtype=torch.float16), 0)",
+                                            "cumprod of float16 overflowing: NumPy's RuntimeWarning"),
+    "cat_legacy_empty_requires_grad": _fuzz("t = torch.tensor([], requires_grad=True); "
+                                            "torch.cat([torch.zeros(0, 2), t])",
+                                            "cat skipping a legacy empty 1-D operand drops its requires_grad"),
+    "view_before_requires_grad_": _fuzz("t = torch.zeros(2, 2); v = t.diagonal(); t.requires_grad_(); "
+                                        "print(v, v.requires_grad)",
+                                        "a view taken before base.requires_grad_() does not follow"),
     "stack_dim_before_sizes": _fuzz("torch.stack([torch.tensor(1.), torch.ones(2, 0)], 3)",
                                     "stack: PyTorch checks the dim before the sizes"),
     "norm_tuple_p": _fuzz("torch.ones(2).norm((2,))", "norm with a tuple p: another message"),

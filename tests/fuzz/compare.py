@@ -70,8 +70,8 @@ for _op in ("randn", "randn_like", "normal_"):
 
 
 def op_name(tag):
-    """``"binary:add(alpha)"`` -> ``"add(alpha)"``; ``"grad_mode:no_grad/unary:exp"`` -> ``"exp"``."""
-    tag = tag.rsplit("/", 1)[-1]
+    """``"binary:add(alpha)"`` -> ``"add(alpha)"``; ``"unary:exp under grad_mode:no_grad"`` -> ``"exp"``."""
+    tag = tag.split(" under ", 1)[0]
     name = tag.split(":", 1)[-1]
     return name if name in LAST_BIT_FAMILIES else re.sub(r"\(.*\)$", "", name)
 
@@ -79,7 +79,7 @@ def op_name(tag):
 def class_op(tag):
     """The operation of a class: a statement's op tag without the grad mode around it, and for indexing the kind of
     index only (``"setitem:[[0, 0]](tensor)"`` -> ``"setitem:list index(tensor)"``)."""
-    tag = tag.rsplit("/", 1)[-1]
+    tag = tag.split(" under ", 1)[0]
     m = re.match(r"(index|setitem):\[(.*)\](.*)$", tag)
     if not m:
         return tag

@@ -39,7 +39,7 @@ _RANK = {"bool": 0, "uint8": 1, "int8": 1, "int16": 2, "int32": 3, "int64": 4,
 @dataclass(frozen=True)
 class Stmt:
     src: str
-    op: str                      # the template and operation, e.g. "reduce:sum" (classes of mismatches use it)
+    op: str    # the template and operation, e.g. "reduce:sum", "binary:* under grad_mode:no_grad" (classes use it)
 
 
 @dataclass(frozen=True)
@@ -846,14 +846,14 @@ def grad_mode(draw, env):
     env.grad_enabled = saved
     if form == "decorator":
         return Stmt(f"_f = torch.no_grad()(lambda: {body.src.split(' = ', 1)[1]})\n{body.src.split(' = ', 1)[0]} = "
-                    f"_f()", f"grad_mode:no_grad decorator/{body.op}")
+                    f"_f()", f"{body.op} under grad_mode:no_grad decorator")
     head = {"no_grad": "torch.no_grad()", "enable_inside": "torch.no_grad()", "inference": "torch.inference_mode()",
             "set_ctx": "torch.set_grad_enabled(False)"}[form]
     if form == "enable_inside":
         src = f"with {head}:\n    with torch.enable_grad():\n        {body.src}"
     else:
         src = f"with {head}:\n    {body.src}"
-    return Stmt(src, f"grad_mode:{form}/{body.op}")
+    return Stmt(src, f"{body.op} under grad_mode:{form}")
 
 
 @st.composite
