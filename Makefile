@@ -11,7 +11,7 @@ LAB_STAMP  := $(VENV)/.stamp-lab
 TEST_STAMP := $(VENV)/.stamp-test
 STAMP      := $(TEST_STAMP)
 
-.PHONY: setup lab test lint unit nbval check-exercises exercises notebooks bench grade test-e2e clean
+.PHONY: setup lab test lint unit nbval check-exercises exercises notebooks bench grade fuzz test-e2e clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,13 @@ bench: $(STAMP)
 grade: $(STAMP)
 	@test -n "$(SUBMISSIONS)" || { echo "usage: make grade SUBMISSIONS=folder [OUT=report]"; exit 2; }
 	$(BIN)/python -m course_lib.grading grade $(SUBMISSIONS) --out $(or $(OUT),report)
+
+# the long differential fuzzer against PyTorch (tests/fuzz): make fuzz N=5000 [SEED=0]
+# prints the counts and writes each mismatch class's minimal program to fuzz-findings/findings.{json,md}
+N    ?= 2000
+SEED ?= 0
+fuzz: $(STAMP)
+	$(BIN)/python -m tests.fuzz -n $(N) --seed $(SEED) --out fuzz-findings
 
 # end-to-end: JupyterLab + Notebook 7 in Debian's Chromium (apt-get install -y chromium), driven by Playwright;
 # screenshots of every widget land in artifacts/e2e/ (failures: artifacts/e2e/failures/)
