@@ -41,14 +41,13 @@ def _fuzz(code, item):
 
 ZEROS_NAN_INF = {
     "relu_backward_at_nan": _case(
-        "x = torch.tensor([float('nan'), 1.0, -1.0], requires_grad=True); x.relu().sum().backward(); print(x.grad)",
-        "relu backward at NaN gives 0 (PyTorch 1)"),
+        "x = torch.tensor([float('nan'), 1.0, -1.0], requires_grad=True); x.relu().sum().backward(); print(x.grad)"),
     "prod_backward_zeros_and_neg_inf": _case(
         "x = torch.tensor([0., 0., -float('inf')], requires_grad=True); x.prod().backward(); print(x.grad)",
         "prod backward on [0., 0., -inf] gives [nan, nan, 0.] (PyTorch [0., 0., 0.])"),
     "prod_backward_one_zero": "x = torch.tensor([0., 2., 3.], requires_grad=True); x.prod().backward(); print(x.grad)",
     "sign_nan": _case("torch.sign(torch.tensor([float('nan'), -0.0, 2.0, -3.0]))", "sign(nan) is nan (PyTorch 0)"),
-    "relu_negative_zero": _case("torch.relu(torch.tensor([-0.0, 0.0, -1.0]))", "relu(-0.) loses the sign of zero"),
+    "relu_negative_zero": _case("torch.relu(torch.tensor([-0.0, 0.0, -1.0]))"),
     "clamp_min_negative_zero": _case("torch.tensor([-0.0, -1.0]).clamp(min=0)", "clamp loses the sign of zero"),
     "clamp_min_method_negative_zero": _case("torch.tensor([[-0.0]]).clamp_min(0)", "clamp loses the sign of zero"),
     "clamp_both_negative_zero": "torch.tensor([-0.0]).clamp(-1, 1)",
@@ -74,7 +73,7 @@ NUMPY_MESSAGES = {
                                  "movedim on a 0-d tensor: NumPy's \"axes don't match\""),
     "prod_backward_empty": _case("x = torch.ones(4, 0, requires_grad=True); x.prod().backward(); print(x.grad)",
                                  "prod().backward() on an empty tensor: NumPy's reshape error"),
-    "neg_inplace_bool": _case("torch.tensor([True, False]).neg_()", "neg_() on a bool tensor: NumPy's TypeError"),
+    "neg_inplace_bool": _case("torch.tensor([True, False]).neg_()"),
     "neg_bool": "-torch.tensor([True, False])",
 }
 
@@ -355,7 +354,6 @@ def _no_grad_in_one_thread(engine, i, barrier):
     return out
 
 
-@_xfail("threads: no_grad() in one thread stops recording in another")
 def test_no_grad_in_one_thread_does_not_affect_another():
     expected = _run_threads(torch, 2, _no_grad_in_one_thread)
     assert expected == [(False, False), (True, True)]
@@ -375,7 +373,6 @@ def _set_grad_enabled_in_a_thread(engine, i, barrier):
     return out
 
 
-@_xfail("threads: set_grad_enabled(False) in one thread switches recording off in every thread")
 def test_set_grad_enabled_is_per_thread():
     expected = _run_threads(torch, 2, _set_grad_enabled_in_a_thread)
     assert expected == [None, True]
@@ -391,7 +388,6 @@ def _started_inside_no_grad(engine):
     return seen
 
 
-@_xfail("threads: grad mode is process-wide, so a thread started inside no_grad does not record")
 def test_new_threads_start_with_grad_enabled():
     """PyTorch: a new thread starts in the default grad mode (enabled), whatever the thread that started it is in."""
     expected = _started_inside_no_grad(torch)
