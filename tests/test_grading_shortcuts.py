@@ -258,3 +258,11 @@ def test_a_function_made_with_other_globals_is_still_the_learners(lib):
             "del _inner\n"
             "def broadcast_shape(a, b):\n    return hidden(a, b)\n")
     assert_shortcut(verdict(lib, "05", "q1", code), "broadcast_shapes")
+
+
+@pytest.mark.parametrize("lib", LIBS)
+def test_a_callable_object_is_read_through_its_class(lib):
+    code = ("class Shape:\n    def __call__(self, a, b):\n        if len(a) > 50:\n"
+            "            return tuple(torch.broadcast_shapes(a, b))\n        return ()\n\n"
+            "broadcast_shape = Shape()\n")
+    assert_shortcut(verdict(lib, "05", "q1", code), "broadcast_shapes")

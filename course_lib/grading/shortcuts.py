@@ -105,8 +105,17 @@ def code_facts(functions, ns):
         builtins_ns = vars(builtins_ns)
 
     def visit(fn):
-        if isinstance(fn, (staticmethod, classmethod)):
+        if isinstance(fn, (staticmethod, classmethod, types.MethodType)):
             fn = fn.__func__
+        if not isinstance(fn, types.FunctionType):
+            # a class of the learner's (an autograd.Function, a callable object's class): its methods
+            cls = fn if isinstance(fn, type) else type(fn) if callable(fn) else None
+            module = getattr(cls, "__module__", None)
+            if cls is not None and id(cls) not in seen and _root(module) not in LIBRARIES + ("builtins",):
+                seen.add(id(cls))
+                for member in list(vars(cls).values()):
+                    visit(member)
+            return
         code = getattr(fn, "__code__", None)
         if not isinstance(code, types.CodeType) or id(code) in seen:
             return
@@ -157,11 +166,7 @@ def code_facts(functions, ns):
             visit(value)
 
     for fn in functions:
-        if isinstance(fn, type):        # a class (an autograd.Function): its methods are the learner's code
-            for member in vars(fn).values():
-                visit(member)
-        else:
-            visit(fn)
+        visit(fn)
     return {"functions": order, "names": sorted(names)[:_MAX_NAMES], "libraries": libraries,
             "loops": loops, "recursive": sorted(set(recursive))}
 
