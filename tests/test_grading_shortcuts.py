@@ -95,6 +95,9 @@ LOOPS = {
     "while": "def batch_outer(a, b):\n    rows, k = [], 0\n    while k < len(a):\n"
              "        rows.append(a[k].unsqueeze(1) * b[k])\n        k += 1\n    return torch.stack(rows)",
     "map": "def batch_outer(a, b):\n    return torch.stack(list(map(lambda p: p[0].outer(p[1]), zip(a, b))))",
+    "reduce": "import functools\ndef batch_outer(a, b):\n    first = (a[0].unsqueeze(1) * b[0]).unsqueeze(0)\n"
+              "    return functools.reduce(lambda acc, k: torch.cat([acc, (a[k].unsqueeze(1) * b[k]).unsqueeze(0)]),"
+              " range(1, len(a)), first)",
     "recursion": "def batch_outer(a, b):\n    if len(a) == 1:\n        return (a[0].unsqueeze(1) * b[0]).unsqueeze(0)\n"
                  "    return torch.cat([batch_outer(a[:1], b[:1]), batch_outer(a[1:], b[1:])])",
     "helper": "def outer(u, v):\n    return torch.stack([u[i] * v for i in range(len(u))])\n\n"

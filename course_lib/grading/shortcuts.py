@@ -34,8 +34,9 @@ NUMPY_MAKERS = frozenset({
     "zeros_like", "ones_like", "full_like", "broadcast", "broadcast_to", "broadcast_shapes", "broadcast_arrays",
     "matmul", "dot", "einsum", "lib", "stride_tricks",
 })
-_LOOP_BUILTINS = frozenset({"map", "filter", "reduce", "itertools", "functools", "accumulate", "starmap"})
-_HIDDEN_CODE = frozenset({"exec", "eval", "compile", "__import__", "import_module"})
+_LOOP_BUILTINS = frozenset({"map", "filter"})                      # builtins that loop over an iterable
+_LOOP_FUNCTIONS = frozenset({"reduce", "accumulate", "starmap"})     # functools / itertools
+_HIDDEN_CODE = frozenset({"exec", "eval", "compile", "__import__"})  # builtins that run code not in the function
 _MAX_NAMES = 400
 
 
@@ -91,15 +92,16 @@ def code_facts(functions, ns):
     """Plain data about the code of ``functions`` (the learner's answers) and what they reach.
 
     Returns ``{"functions": [...], "names": [...], "libraries": {name: root}, "loops": [...],
-    "recursive": [...]}``: the learner's functions read (by name); the names their code uses that
-    may be library functions (every attribute name, every imported name, every global name that is
-    not one of the notebook's own functions or values, and the real name of a library function
-    bound to another name); which global or imported names are bound to a library
-    (``{"torch": "course_lib", "np": "numpy"}``); the functions that hold a loop; and the functions
-    that call themselves.  A function counts as the learner's when its globals are the notebook's
-    namespace ``ns`` (or belong to no module).
+    "recursive": [...], "builtins": [...]}``: the learner's functions read (by name); the names
+    their code uses that may be library functions (every attribute name, every imported name,
+    every global name that is not one of the notebook's own functions or values, and the real name
+    of a library function bound to another name); which global or imported names are bound to a
+    library (``{"torch": "course_lib", "np": "numpy"}``); the functions that hold a loop; the
+    functions that call themselves; and the builtins they use (``map``, ``exec``).  A function
+    counts as the learner's when its globals are the notebook's namespace ``ns`` (or belong to no
+    module).
     """
-    seen, names, libraries, loops, recursive, order = set(), set(), {}, [], [], []
+    seen, names, libraries, loops, recursive, order, used_builtins = set(), set(), {}, [], [], [], set()
     builtins_ns = ns.get("__builtins__", {}) if isinstance(ns, dict) else {}
     if isinstance(builtins_ns, types.ModuleType):
         builtins_ns = vars(builtins_ns)
@@ -163,12 +165,13 @@ def code_facts(functions, ns):
                 names.add(str(getattr(value, "__name__", name)).rpartition(".")[2])
             elif name not in own:
                 names.add(name)         # a builtin: map, exec, ...
+                used_builtins.add(name)
             visit(value)
 
     for fn in functions:
         visit(fn)
     return {"functions": order, "names": sorted(names)[:_MAX_NAMES], "libraries": libraries,
-            "loops": loops, "recursive": sorted(set(recursive))}
+            "loops": loops, "recursive": sorted(set(recursive)), "builtins": sorted(used_builtins)}
 
 
 class CallRecorder:
@@ -213,7 +216,7 @@ class CallRecorder:
                 if qualname.startswith("_VariableFunctionsClass."):   # torch.empty and friends
                     qualname = qualname.rpartition(".")[2]
                 self._record(root, qualname)
-            elif root == "builtins" and qualname in _LOOP_BUILTINS | _HIDDEN_CODE:
+            elif root == "builtins" and qualname in _HIDDEN_CODE:
                 self._record("builtins", qualname)
 
     def __enter__(self):
@@ -282,6 +285,7 @@ class Forbid:
         libraries = facts.get("libraries") or {}
         calls = list(facts.get("calls") or ())
         functions = list(facts.get("functions") or ())
+        builtins_used = set(facts.get("builtins") or ())
         helpers = f"（包括它用到的 {'、'.join(functions[1:4])}）" if len(functions) > 1 else ""
         found = sorted(self.calls & names)
         if not found:
@@ -300,12 +304,13 @@ class Forbid:
                 return f"代码{helpers}用到了 {what}：这道题不允许创建张量（或 NumPy 数组）。{self.why}"
         if self.loops:
             loops = list(dict.fromkeys(list(facts.get("loops") or ()) + list(facts.get("recursive") or ())))
-            if not loops and names & _LOOP_BUILTINS:
-                loops = [f"{functions[0] if functions else '函数'}（{'、'.join(sorted(names & _LOOP_BUILTINS))}）"]
+            looping = (builtins_used & _LOOP_BUILTINS) | (names & _LOOP_FUNCTIONS)
+            if not loops and looping:
+                loops = [f"{functions[0] if functions else '函数'}（{'、'.join(sorted(looping))}）"]
             if loops:
                 return (f"{'、'.join(loops[:4])} 里有 Python 循环（for、while、推导式、递归或 map 都算）："
                         f"这道题不允许写循环。{self.why}")
-        hidden = sorted(names & _HIDDEN_CODE)
+        hidden = sorted(builtins_used & _HIDDEN_CODE) + (["import_module"] if "import_module" in names else [])
         hidden += [_last(c) for c in calls if _root(c) == "builtins" and _last(c) in _HIDDEN_CODE]
         if hidden:
             return (f"代码里用 {'、'.join(dict.fromkeys(hidden))} 运行了另一段代码：这道题要检查你写的代码本身，"
