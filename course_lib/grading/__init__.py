@@ -3,6 +3,8 @@
 ==========================  =====================================================
 ``check.py``                ``checker(chapter)`` -> ``check("q1")``, ``check_all()``
 ``core.py``                 cases, questions, observing vs judging, verdicts
+``engines.py``              answers built with course_lib or real PyTorch, read alike
+``shortcuts.py``            what a question forbids (a call, tensors, loops), and finding it
 ``chapters/``               the tests of each chapter's questions
 ``generate.py``             ``solutions/`` -> ``exercises/`` (otter-style markers)
 ``grader.py``               ``python -m course_lib.grading grade SUBMISSIONS --out OUT``
@@ -15,6 +17,6 @@ See ``README.md`` in this folder for learners, instructors and maintainers.
 """
 
 from .check import checker, run_check
-from .core import Case, Prediction, Question
+from .core import Case, Forbid, Prediction, Problem, Question, tensor_lib
 
-__all__ = ["checker", "run_check", "Case", "Question", "Prediction"]
+__all__ = ["checker", "run_check", "Case", "Question", "Prediction", "Forbid", "Problem", "tensor_lib"]

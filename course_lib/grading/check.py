@@ -7,7 +7,10 @@
 
 The tests run in the notebook's own process, on the names defined in the
 notebook (the caller's globals), within a time limit; the verdict is printed
-in Chinese.  They are the same tests the instructor's batch grader runs.
+in Chinese.  They are the same tests the instructor's batch grader runs, and
+they judge answers written with ``import torch`` (real PyTorch) exactly as
+those written with ``import course_lib as torch``.  ``check("q1", hint=2)``
+adds a second, more direct hint.
 """
 
 import sys
@@ -18,8 +21,10 @@ from .core import DEFAULT_TIMEOUT, run_question
 __all__ = ["checker", "run_check"]
 
 
-def run_check(chapter, name, ns, timeout=DEFAULT_TIMEOUT):
+def run_check(chapter, name, ns, timeout=DEFAULT_TIMEOUT, hint=1):
     """Run question ``name`` of ``chapter`` on namespace ``ns``; return its :class:`~.core.Verdict`.
+
+    ``hint=2`` adds the question's second, more direct hint to a failing verdict.
 
     Raises:
         KeyError: when the chapter has no question ``name``.
@@ -27,7 +32,7 @@ def run_check(chapter, name, ns, timeout=DEFAULT_TIMEOUT):
     module = chapters.load(chapter)
     for question in module.QUESTIONS:
         if question.name == name:
-            return run_question(question(), ns, timeout)
+            return run_question(question(), ns, timeout, hint)
     raise KeyError(name)
 
 
@@ -40,13 +45,19 @@ def checker(chapter, timeout=DEFAULT_TIMEOUT):
     module = chapters.load(chapter)
     names = [q.name for q in module.QUESTIONS]
 
-    def check(name):
-        """Run the tests of question ``name`` (e.g. ``"q1"``) and print the verdict."""
+    def check(name, hint=1):
+        """Run the tests of question ``name`` (e.g. ``"q1"``) and print the verdict.
+
+        ``check("q1", hint=2)`` also prints the second, more direct hint of a failing case.
+        """
         ns = sys._getframe(1).f_globals
         if name not in names:
             print(f"本章没有 {name!r} 这道题；题目编号是：{'、'.join(names)}。")
             return
-        print(run_check(chapter, name, ns, timeout).render())
+        if hint not in (1, 2):
+            print("hint 只能是 1 或 2：check(\"q1\", hint=2) 给出第二条、更直接的提示。")
+            return
+        print(run_check(chapter, name, ns, timeout, hint).render())
 
     def check_all():
         """Run every question's tests and print one line per question and the total."""

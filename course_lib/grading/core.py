@@ -16,6 +16,14 @@ prints the verdict.  The batch grader (``python -m course_lib.grading grade``)
 runs ``observe`` in the submission's kernel, ships the JSON out, and runs
 ``expect`` and ``judge`` in its own clean process: a learner who redefines
 ``check`` or patches course_lib inside the notebook changes nothing there.
+
+Answers may be written with course_lib or with real PyTorch (``import torch``):
+``observe`` builds its inputs with the learner's library (:func:`tensor_lib`) and
+:func:`snap` reads tensors of either (``engines.py``), so both get the same verdict.
+A question that forbids a shortcut (``forbid = Forbid(...)``, ``shortcuts.py``)
+also observes facts about the learner's code and the library calls it made,
+judged outside like the rest.  Verdicts carry a hint, and a second, more direct
+one on request (``check("q1", hint=2)``).
 """
 
 import contextlib
@@ -25,10 +33,13 @@ import math
 import signal
 import threading
 
+from .engines import is_tensor, read_tensor, tensor_lib
+from .shortcuts import CallRecorder, Forbid, code_facts
+
 __all__ = [
     "Case", "Question", "Prediction", "Returns", "Raises", "QuestionTimeout", "snap", "snap_array",
     "shape_of", "observe_question", "judge_question", "run_question", "Verdict", "fmt", "time_limit", "call",
-    "attempt", "NOTHING", "DEFAULT_TIMEOUT",
+    "attempt", "NOTHING", "DEFAULT_TIMEOUT", "tensor_lib", "is_tensor", "Forbid", "Problem",
 ]
 
 DEFAULT_TIMEOUT = 10.0   # seconds for all cases of one question
@@ -147,24 +158,21 @@ def snap_array(array, dtype_name=None, requires_grad=None):
 
 
 def snap(value, requires_grad=False):
-    """Plain-data snapshot of a tensor (shape, dtype, values; ``requires_grad`` if asked).
+    """Plain-data snapshot of a tensor of course_lib or real PyTorch (shape, dtype, values).
 
-    Anything that is not a real course_lib Tensor becomes ``{"type": <class name>}``,
-    so an object that pretends to be equal to everything compares as what it is.
+    ``requires_grad`` is added when asked for; ``device`` only for a tensor that is not on the CPU
+    (so a snapshot reads the same whichever library made the tensor, and an expected CPU result
+    differs from a CUDA one).  Anything that is not a tensor becomes ``{"type": <class name>}``, so
+    an object that pretends to be equal to everything compares as what it is.
     """
-    import numpy as np
-
-    from ..core.tensor import Tensor
-    from ..torch_compat.dtypes import _BY_NUMPY
-    if not isinstance(value, Tensor):
+    if not is_tensor(value):
         return {"type": _type_name(value)}
-    # read the array behind the tensor directly: a subclass cannot dress up what it holds
-    data = object.__getattribute__(value, "_data")
-    if data.__class__ is not np.ndarray:
-        data = data.get()       # a CuPy array: copy to the host
-    out = {"tensor": True, "shape": list(data.shape), "dtype": str(_BY_NUMPY[data.dtype]), "values": data.tolist()}
+    shape, dtype, values, grad, device = read_tensor(value)
+    out = {"tensor": True, "shape": shape, "dtype": dtype, "values": values}
     if requires_grad:
-        out["requires_grad"] = bool(object.__getattribute__(value, "_requires_grad"))
+        out["requires_grad"] = grad
+    if device != "cpu":
+        out["device"] = device
     return out
 
 
@@ -181,10 +189,17 @@ def _is_int_like(v):
 
 
 def _type_name(value):
+    """How a value's class reads in a verdict: ``int``, ``numpy.ndarray``, ``torch.Size``.
+
+    A class of course_lib reads with ``torch.``, as the learner imported it (``import course_lib as
+    torch``), so a verdict reads the same whichever library the answer used.
+    """
     t = type(value)
-    if t.__module__ in ("builtins", None):
+    module = getattr(t, "__module__", None)
+    if module in ("builtins", None):
         return t.__name__
-    return f"{t.__module__.split('.')[0]}.{t.__name__}"
+    root = module.split(".")[0]
+    return f"{'torch' if root == 'course_lib' else root}.{t.__name__}"
 
 
 def attempt(fn, *args, **kwargs):
@@ -247,6 +262,8 @@ def fmt(value):
             return f"抛出 {value['raises']}" + (f"：{_short(msg, 200)}" if msg else "")
         if value.get("tensor"):
             parts = [f"shape={tuple(value['shape'])}", f"dtype={value['dtype']}"]
+            if "device" in value:
+                parts.append(f"device={value['device']}")
             if "requires_grad" in value:
                 parts.append(f"requires_grad={value['requires_grad']}")
             parts.append("数值=" + _short(_fmt_nested(value["values"]), 160))
@@ -327,6 +344,8 @@ def compare(got, want, rtol=1e-5, atol=1e-6):
             return f"形状不对：应为 {tuple(w['shape'])}，得到 {tuple(g['shape'])}"
         if g["dtype"] != w["dtype"]:
             return f"dtype 不对：应为 {w['dtype']}，得到 {g['dtype']}"
+        if g.get("device", "cpu") != w.get("device", "cpu"):
+            return f"设备不对：应在 {w.get('device', 'cpu')} 上，得到的张量在 {g.get('device', 'cpu')} 上"
         if "requires_grad" in w and g.get("requires_grad") != w["requires_grad"]:
             return f"requires_grad 应为 {w['requires_grad']}"
         if not _close(g["values"], w["values"], rtol, atol):
@@ -335,6 +354,20 @@ def compare(got, want, rtol=1e-5, atol=1e-6):
     if not _close(g, w, rtol, atol):
         return "结果不对"
     return None
+
+
+class Problem(str):
+    """A judge's reason that brings its own hints: ``Problem("x 被改动了", hint="...", hint2="...")``.
+
+    It is a ``str``, so a ``judge`` may return plain text or a ``Problem`` alike; the hints of a
+    ``Problem`` are shown instead of the case's and the question's (for a failure that needs its
+    own explanation, such as a result that still requires grad).
+    """
+
+    def __new__(cls, text, hint=None, hint2=None):
+        self = super().__new__(cls, text)
+        self.hint, self.hint2 = hint, hint2
+        return self
 
 
 # ---------------------------------------------------------------------------
@@ -346,11 +379,12 @@ class Case:
 
     ``label`` is how the input reads in a verdict (e.g. ``"broadcast_shape((3, 1), (4,))"``);
     ``data`` is the plain data the test builds its inputs from (identical in every process);
-    ``hint`` is shown when this case fails (else the question's hint).
+    ``hint`` is shown when this case fails (else the question's hint), and ``hint2`` as well when
+    the learner asks for the second, more direct hint (``check("q1", hint=2)``).
     """
 
-    def __init__(self, label, data=None, hint=None):
-        self.label, self.data, self.hint = label, data, hint
+    def __init__(self, label, data=None, hint=None, hint2=None):
+        self.label, self.data, self.hint, self.hint2 = label, data, hint, hint2
 
     def __repr__(self):
         return f"Case({self.label!r})"
@@ -364,7 +398,12 @@ class Question:
         title: a short Chinese title.
         points: points for passing every case (a question scores all or nothing).
         needs: the names the learner must define (functions or variables).
-        hint: a general hint shown with a failing case.
+        hint: a general hint shown with a failing case: it points at the idea or asks a question,
+            never gives the solution's code, the call the question is about, or an answer.
+        hint2: a second, more direct hint (still without code), shown on request:
+            ``check("q1", hint=2)``.
+        forbid: a :class:`~.shortcuts.Forbid` when the question forbids a shortcut (a library call,
+            tensors, Python loops); the question then scores zero while the shortcut is there.
         reveal: whether a verdict may print the expected outcome of a failing case
             (``False`` when the expected value *is* the answer).
         rtol, atol: float tolerance for :func:`compare`.
@@ -375,6 +414,8 @@ class Question:
     points = 1
     needs = ()
     hint = ""
+    hint2 = ""
+    forbid = None
     reveal = True
     rtol, atol = 1e-5, 1e-6
 
@@ -439,6 +480,20 @@ class Prediction(Question):
     def expect(self, case):
         return Returns({key: {"value": value} for key, (_, value) in self.items.items()})
 
+    def format_problem(self, value):
+        """Why a predicted value is not written the way the question asks (Chinese), or None.
+
+        The default finds a value that :meth:`normalize` could not read (``{"type": ...}``),
+        anywhere inside a tuple: a dtype written as text, or an object of another kind.
+        """
+        if isinstance(value, list):
+            return next((p for p in (self.format_problem(v) for v in value) if p), None)
+        if isinstance(value, dict) and "type" in value:
+            if value["type"] == "str" and "text" in value:
+                return "dtype 写成了字符串：去掉引号，写成 dtype 对象本身"
+            return f"写成了 {value['type']}，不是题目要求的写法"
+        return None
+
     def judge(self, got, want, case):
         g, w = got.get("returns"), want["returns"]
         if not isinstance(g, dict) or "type" in g:
@@ -446,15 +501,30 @@ class Prediction(Question):
         missing = [k for k in w if g.get(k, {}).get("missing")]
         if missing:
             return "字典里缺少这几项：" + ", ".join(missing)
-        wrong = [k for k in w if g[k].get("unanswered") or not _close(g[k].get("value"), w[k]["value"], 1e-6, 1e-9)]
-        if not wrong:
+        unanswered = [k for k in w if g[k].get("unanswered")]
+        wrong = [k for k in w if k not in unanswered and not _close(g[k].get("value"), w[k]["value"], 1e-6, 1e-9)]
+        if not wrong and not unanswered:
             return None
-        right = len(w) - len(wrong)
-        msg = f"共 {len(w)} 项，答对 {right} 项"
-        named = [k for k in wrong if not isinstance(w[k]["value"], bool)]
+        parts = [f"共 {len(w)} 项，答对 {len(w) - len(wrong) - len(unanswered)} 项"]
+        if unanswered:
+            parts.append("还没有作答：" + ", ".join(unanswered))
+        # an item written the wrong way is named with what is wrong with its form (that gives no answer away)
+        written = {k: self.format_problem(g[k].get("value")) for k in wrong}
+        written = {k: p for k, p in written.items() if p}
+        by_problem = {}
+        for k, p in written.items():
+            by_problem.setdefault(p, []).append(k)
+        for p, keys in by_problem.items():
+            parts.append(f"写法不对：{', '.join(keys)}（{p}）")
+        named = [k for k in wrong if k not in written and not isinstance(w[k]["value"], bool)]
         if named:
-            msg += "；这几项不对：" + ", ".join(named)
-        return msg
+            parts.append("这几项不对：" + ", ".join(named))
+        # a wrong yes/no item is only counted: naming it would give its answer away
+        yes_no = [k for k in wrong if k not in written and isinstance(w[k]["value"], bool)]
+        if yes_no:
+            also = "另有 " if named or written else ""
+            parts.append(f"{also}{len(yes_no)} 道是非题不对（是非题只报告个数，不指出是哪几道）")
+        return "；".join(parts)
 
 
 # ---------------------------------------------------------------------------
@@ -474,13 +544,16 @@ def observe_question(question, ns, timeout=DEFAULT_TIMEOUT):
     placeholders = [n for n in question.needs if ns[n] is Ellipsis]
     if placeholders:
         return {"status": "not_answered", "names": placeholders}
+    forbid = getattr(question, "forbid", None)
+    recorder = CallRecorder(ns) if forbid is not None else contextlib.nullcontext()
     outcomes = []
     sink = _Sink()
     try:
         with time_limit(timeout), contextlib.redirect_stdout(sink), contextlib.redirect_stderr(sink):
             for case in question.cases():
                 try:
-                    outcome = question.observe(ns, case)
+                    with recorder:
+                        outcome = question.observe(ns, case)
                 except (QuestionTimeout, KeyboardInterrupt):
                     raise
                 except BaseException as e:  # noqa: B036 - learner code may raise anything, SystemExit included
@@ -491,7 +564,20 @@ def observe_question(question, ns, timeout=DEFAULT_TIMEOUT):
                     outcomes.append({"returns": {"type": "无法转换成数据的对象"}})
     except QuestionTimeout:
         return {"status": "timeout", "case": len(outcomes), "seconds": timeout}
-    return {"status": "observed", "cases": outcomes}
+    observed = {"status": "observed", "cases": outcomes}
+    if forbid is not None:
+        observed["shortcuts"] = _shortcut_facts(question, ns, recorder)
+    return observed
+
+
+def _shortcut_facts(question, ns, recorder):
+    """What :class:`~.shortcuts.Forbid` needs to judge: the learner's code and the calls it made (plain data)."""
+    try:
+        facts = code_facts([ns[n] for n in question.needs if callable(ns[n])], ns)
+    except Exception as e:  # noqa: BLE001 - an odd object in the namespace must not stop the check
+        facts = {"error": type(e).__name__}
+    facts["calls"] = recorder.result()
+    return _plain(facts)
 
 
 class Verdict:
@@ -522,13 +608,17 @@ class Verdict:
         if self.passed:
             n = self.detail.get("n_cases")
             return head + (f"，{n} 个测试用例全部正确。" if n and n > 1 else "。")
-        return head + "\n" + "\n".join("  " + line for line in self.reason.splitlines())
+        text = head + "\n" + "\n".join("  " + line for line in self.reason.splitlines())
+        if self.detail.get("more_hint"):
+            text += f"\n  还想要更直接一点的提示：运行 check(\"{self.question}\", hint=2)。"
+        return text
 
 
-def judge_question(question, observed):
+def judge_question(question, observed, hint=1):
     """Judge plain observation data (from :func:`observe_question`) against ``question.expect``.
 
-    Runs no learner code.  Returns a :class:`Verdict`.
+    Runs no learner code.  ``hint=2`` adds the second, more direct hint to a failing case's
+    verdict.  Returns a :class:`Verdict`.
     """
     status = observed.get("status") if isinstance(observed, dict) else None
     if status == "not_defined":
@@ -554,6 +644,14 @@ def judge_question(question, observed):
         else:
             reason = "还没有作答：函数只返回了 None。把 ... 换成你的代码，别忘了 return。"
         return Verdict(question, "not_answered", False, reason)
+    if question.forbid is not None:
+        facts = observed.get("shortcuts")
+        if not isinstance(facts, dict) or "error" in facts:
+            return Verdict(question, "error", False, "没有得到检查捷径所需的数据（这道题禁止某些写法）。")
+        shortcut = question.forbid.judge(facts)
+        if shortcut:
+            return Verdict(question, "shortcut", False,
+                           f"这道题先记 0 分：{shortcut}\n去掉这个捷径，再运行一次检查。")
     for i, (case, got) in enumerate(zip(cases, outcomes)):
         want = question.expect(case)
         try:
@@ -573,11 +671,23 @@ def judge_question(question, observed):
         elif raised:
             lines.append(f"实际：{fmt(got)}")
         lines.append(f"问题：{problem}")
-        hint = case.hint or question.hint
-        if hint:
-            lines.append(f"提示：{hint}")
-        return Verdict(question, "failed", False, "\n".join(lines), case=i)
+        first, second = _hints(question, case, problem)
+        if first:
+            lines.append(f"提示：{first}")
+        if hint >= 2 and second:
+            lines.append(f"更直接的提示：{second}")
+        more = hint < 2 and bool(second)
+        return Verdict(question, "failed", False, "\n".join(lines), case=i, detail={"more_hint": more})
     return Verdict(question, "passed", True, "", detail={"n_cases": len(cases)})
+
+
+def _hints(question, case, problem):
+    """The first and second hint for a failing case: the problem's own, else the case's, else the question's."""
+    for source in (problem, case):
+        first, second = getattr(source, "hint", None), getattr(source, "hint2", None)
+        if first or second:
+            return first or question.hint, second or question.hint2
+    return question.hint, question.hint2
 
 
 def _safe_show(question, value):
@@ -596,6 +706,6 @@ def _unanswered(outcome):
     return isinstance(r, dict) and r.get("type") == "ellipsis"
 
 
-def run_question(question, ns, timeout=DEFAULT_TIMEOUT):
+def run_question(question, ns, timeout=DEFAULT_TIMEOUT, hint=1):
     """Both halves in this process (what ``check()`` does): a :class:`Verdict`."""
-    return judge_question(question, observe_question(question, ns, timeout))
+    return judge_question(question, observe_question(question, ns, timeout), hint)

@@ -2,6 +2,8 @@
 
 import numpy as np
 
+from ..engines import dtype_text
+
 __all__ = ["rng_values", "make_tensor", "dtype_name", "np_dtype", "label_tensor"]
 
 
@@ -13,11 +15,16 @@ def rng_values(seed, shape, low=-3.0, high=3.0, integers=False, decimals=2):
     return np.round(rng.uniform(low, high, size=shape), decimals).tolist()
 
 
-def make_tensor(spec):
-    """Build a course_lib tensor from ``{"values": ..., "dtype": "float32", "requires_grad": bool}``."""
-    import course_lib as torch
-    return torch.tensor(spec["values"], dtype=getattr(torch, spec.get("dtype", "float32")),
-                        requires_grad=spec.get("requires_grad", False))
+def make_tensor(spec, lib=None):
+    """Build a tensor from ``{"values": ..., "dtype": "float32", "requires_grad": bool}``.
+
+    ``lib`` is the tensor library to build it with (``tensor_lib(ns)``: the learner's ``torch``,
+    real PyTorch or course_lib); course_lib when not given.
+    """
+    if lib is None:
+        import course_lib as lib
+    return lib.tensor(spec["values"], dtype=getattr(lib, spec.get("dtype", "float32")),
+                      requires_grad=spec.get("requires_grad", False))
 
 
 def np_dtype(name):
@@ -26,12 +33,16 @@ def np_dtype(name):
 
 
 def dtype_name(value):
-    """``torch.float32`` (a course_lib dtype, or that text) -> ``"torch.float32"``; else ``{"type": ...}``."""
-    from ...torch_compat.dtypes import dtype
-    if isinstance(value, dtype):
-        return str(value)
-    if isinstance(value, str) and value.startswith("torch."):   # "torch.float32" written as a string
-        return value
+    """``torch.float32`` (a dtype of course_lib or of real PyTorch) -> ``"torch.float32"``.
+
+    Anything else becomes ``{"type": ...}``; a dtype written as text (``"float32"`` or
+    ``"torch.float32"``) becomes ``{"type": "str", "text": ...}`` so that the verdict can say so.
+    """
+    text = dtype_text(value)
+    if text is not None:
+        return text
+    if isinstance(value, str):
+        return {"type": "str", "text": value[:40]}
     return {"type": type(value).__name__}
 
 

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..core import NOTHING, Case, Prediction, Question, Returns, call, fmt, snap, snap_array
+from ..core import NOTHING, Case, Prediction, Question, Returns, call, fmt, snap, snap_array, tensor_lib
 from ._util import dtype_name, label_tensor, make_tensor, rng_values
 
 __all__ = ["QUESTIONS"]
@@ -13,7 +13,9 @@ class Q1(Prediction):
     title = "预测形状和 dtype"
     points = 1
     needs = ("q1_answers",)
-    hint = "在下面新建一个单元格，运行这个表达式，再打印它的 .shape 和 .dtype 看看。"
+    hint = "在下面新建一个单元格，运行答错的那几个表达式，再打印结果的 .shape 和 .dtype 看看，和你想的哪里不一样？"
+    hint2 = ("想一想这几个问题：只写整数时，张量默认是哪种 dtype？有小数时呢？一个列表里整数和小数混在一起时呢？"
+             "arange 的步长是小数时，结果跟着谁的类型？0 维张量的形状要写成空元组。")
     items = {
         "a": ("torch.zeros(2, 3)", [[2, 3], "torch.float32"]),
         "b": ("torch.tensor([1, 2, 3])", [[3], "torch.int64"]),
@@ -38,7 +40,9 @@ class Q2(Question):
     title = "棋盘张量"
     points = 1
     needs = ("checkerboard",)
-    hint = "第 i 行第 j 列的元素是 (i + j) % 2；结果要是 int64。可以先用 torch.zeros 建好，再用切片赋值。"
+    hint = "棋盘上哪些位置是 1？它们的行号和列号的奇偶有什么关系？别忘了结果的 dtype。"
+    hint2 = ("一种办法：先建一个全 0 的整数张量，再用带步长的切片把该是 1 的位置成片地赋值；"
+             "另一种办法：用行号的向量和列号的向量做广播运算。")
 
     def cases(self):
         return [Case(f"checkerboard({n})", n) for n in (1, 2, 3, 4, 7)]
@@ -56,8 +60,10 @@ class Q3(Question):
     title = "包含终点的等差序列"
     points = 2
     needs = ("inclusive_range",)
-    hint = ("torch.arange 不包含终点，而且用小数步长时元素个数会受舍入误差影响；"
-            "先算出元素个数 round((end - start) / step) + 1，再用 torch.linspace。")
+    hint = ("用小数步长时，按“步长”生成序列的函数会因为舍入误差多出或少掉一个元素。"
+            "能不能先确定结果一共应该有几个元素，再用一个按“个数”生成等差序列的函数？")
+    hint2 = ("元素个数是 (end - start) / step 四舍五入成整数之后再加 1（两个端点都算）；"
+             "第 01 章讲过一个给出起点、终点和元素个数就能生成等差序列的函数。")
 
     def cases(self):
         args = [(0, 1, 0.25), (0, 0.3, 0.1), (-1, 1, 0.5), (2, 2, 1), (0, 3, 1), (1, 0.4, -0.2), (0, 0.9, 0.3),
@@ -78,7 +84,8 @@ class Q4(Question):
     title = "同形同类型的新张量"
     points = 1
     needs = ("filled_like",)
-    hint = "新张量的形状和 dtype 都要和 x 一样（torch.full 会按 value 推断 dtype），而且不能改动 x。"
+    hint = "新张量的形状和 dtype 都要跟着 x，而不是由 value 决定；而且不能改动 x。创建时怎样把 x 的这两样带过去？"
+    hint2 = "创建函数大多接受 dtype= 参数；第 01 章还讲过一族以 _like 结尾、照着另一个张量的形状和 dtype 创建的函数。"
 
     SPECS = [
         ({"values": rng_values(1, (2, 3)), "dtype": "float32"}, 7),
@@ -94,7 +101,7 @@ class Q4(Question):
 
     def observe(self, ns, case):
         spec, value = case.data
-        x = make_tensor(spec)
+        x = make_tensor(spec, tensor_lib(ns))
         before = snap(x)
         out = call(ns["filled_like"], x, value, convert=snap)
         if out == NOTHING or "raises" in out:
@@ -121,7 +128,10 @@ class Q5(Question):
     title = "修复：把字符串变成张量"
     points = 1
     needs = ("parse_numbers",)
-    hint = "张量只能存数字，不能存字符串：先用 float(s) 把每个字符串变成数，再交给 torch.tensor。"
+    hint = ("读一读报错信息：张量里能存什么样的数据？字符串要先变成什么，"
+            "才能交给创建张量的函数？别忘了空列表和结果的数据类型。")
+    hint2 = ("Python 内置的类型转换能把 \"1e3\"、\" 4 \" 这样的字符串变成浮点数；"
+             "对列表里的每个字符串都转换一次，创建张量时再指定数据类型。")
 
     def cases(self):
         data = [["1.5", "2", "-3"], ["0"], [], ["1e3", " 4 "], ["-0.25", "8", "16", "0.5"]]
@@ -140,8 +150,9 @@ class Q6(Question):
     points = 2
     needs = ("uniform",)
     reveal = False
-    hint = ("先用 seed 固定随机数生成器，再生成 [0, 1) 里均匀分布的随机数，"
-            "最后把它线性地变换到 [low, high)：乘以区间的长度，再加上起点。")
+    hint = ("有三件事：怎样让随机数可以复现？怎样得到 [0, 1) 上的均匀随机数？"
+            "怎样把 [0, 1) 上的数线性地变到 [low, high)？")
+    hint2 = "先用 seed 固定随机数生成器；[0, 1) 上的数先乘以区间的长度，再加上区间的起点，就落在 [low, high) 里。"
 
     ARGS = [(0, (3, 4), 0.0, 1.0), (7, (1000,), -2.0, 2.0), (42, (2, 5), 5.0, 6.0), (3, (1,), -1.0, 0.0)]
 

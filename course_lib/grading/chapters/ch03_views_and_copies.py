@@ -2,7 +2,22 @@
 
 import numpy as np
 
-from ..core import NOTHING, Case, Prediction, Question, Returns, attempt, call, fmt, shape_of, snap, snap_array
+from ..core import (
+    NOTHING,
+    Case,
+    Forbid,
+    Prediction,
+    Problem,
+    Question,
+    Returns,
+    attempt,
+    call,
+    fmt,
+    shape_of,
+    snap,
+    snap_array,
+    tensor_lib,
+)
 from ._util import label_tensor, make_tensor, rng_values
 
 __all__ = ["QUESTIONS", "contiguous_strides", "is_contiguous", "view_strides"]
@@ -68,8 +83,10 @@ class Q1(Prediction):
     title = "预测：和 x 共享内存吗？"
     points = 1
     needs = ("q1_answers",)
-    hint = ("用 y.data_ptr() 和 x 的存储比较，或改动 y 的一个元素看 x 变不变。"
-            "记住：切片、view、转置、detach 是视图；高级索引、clone、运算结果是新内存；reshape 能不复制就不复制。")
+    hint = ("每一项都可以动手验证：把结果存进一个变量，改动它的一个元素，再看 x 变没变。"
+            "判断之前先问自己：这个操作需要把元素搬到新的位置、或者算出新的数值吗？")
+    hint2 = ("只改变“怎样看”同一块内存（形状、步长、起始位置）的操作得到视图；要按新的顺序摆放元素、"
+             "或者算出新数值的操作得到新内存；还有的操作只在必要时才复制，它的结果取决于输入是否连续。")
     items = {
         "a": ("x[1]", True),
         "b": ("x[:, [0, 2]]", False),
@@ -89,7 +106,10 @@ class Q2(Question):
     title = "行优先的步长"
     points = 1
     needs = ("row_major_strides",)
-    hint = "最后一维的步长是 1；往前每一维的步长 = 后一维的步长 × 后一维的长度。"
+    hint = ("在连续张量里沿最后一维走一步，内存里跨过几个元素？沿倒数第二维走一步呢？"
+            "它和后面各维的长度有什么关系？")
+    hint2 = "从最后一维往前算：最后一维的步长是 1，每往前一维，就乘上它后面那一维的长度。"
+    forbid = Forbid(tensors=True, why="请只用 Python 的元组和整数，自己算出步长。")
 
     SHAPES = [(2, 3, 4), (5,), (), (3, 1, 2), (1, 1), (7, 2, 1, 3), (4, 6), (2, 0, 3)]
 
@@ -109,8 +129,11 @@ class Q3(Question):
     title = "从形状和步长判断是否连续"
     points = 2
     needs = ("is_contiguous_layout",)
-    hint = ("从最后一维往前走，期望的步长从 1 开始，每走过一维就乘上它的长度；"
-            "长度为 1 的维度不管步长是多少都不影响；没有元素的张量总是连续的。")
+    hint = ("连续的意思是：步长恰好是按行优先排列时的步长。从最后一维往前，你期望看到的步长分别是多少？"
+            "哪些维度的步长根本不会被用到？")
+    hint2 = ("从最后一维往前走，期望的步长从 1 开始，每走过一维就乘上它的长度；"
+             "长度为 1 的维度跳过不比较；没有元素的张量直接算连续。")
+    forbid = Forbid(tensors=True, why="请只用 Python 的元组和整数，按规则自己判断。")
 
     ARGS = [
         ((2, 3), (3, 1)), ((2, 3), (1, 2)), ((3, 1), (1, 7)), ((2, 1, 3), (3, 99, 1)), ((4,), (2,)),
@@ -135,8 +158,11 @@ class Q4(Question):
     title = "view 能不能成功？"
     points = 3
     needs = ("can_view",)
-    hint = ("把原来的维度从右往左分成若干“段”：相邻两维满足 stride[i] == stride[i+1] * size[i+1]"
-            "（或长度为 1）就属于同一段。view 只能在每一段内部拆分或合并维度，不能把两段并成一维。")
+    hint = ("先把原来的维度分段：哪些相邻的维度在内存里“接得上”？"
+            "再看新形状的每一维，能不能由某一段拆出来或者并起来，而不跨过两段。")
+    hint2 = ("从右往左同时走原形状和新形状，分别累计两边的元素个数：每当原形状的一段结束，"
+             "新形状这边累计的个数必须恰好相等，否则就不能 view；长度为 1 的新维度放在哪里都可以。")
+    forbid = Forbid(tensors=True, why="请只用 Python 的元组和整数，按分段的规则自己判断（不要调用 try_view）。")
 
     ARGS = [
         ((2, 3), (3, 1), (6,)),
@@ -172,7 +198,9 @@ class Q5(Question):
     title = "修复：转置后展平"
     points = 1
     needs = ("flatten_t",)
-    hint = "转置后的张量通常不连续，view 会报错；换成 reshape（必要时才复制），或先 .contiguous() 再 view。"
+    hint = ("读一读报错信息：view 对输入的内存布局有什么要求？"
+            "转置之后的张量满足吗？有没有改形状的办法在必要时会复制数据？")
+    hint2 = "第 03 章讲过一个“能不复制就不复制、必要时才复制”的改形状方法；也可以先得到一个连续的副本，再用原来的写法。"
 
     SHAPES = [(2, 3), (1, 4), (4, 1), (3, 3), (1, 1), (3, 5)]
 
@@ -184,7 +212,7 @@ class Q5(Question):
         return out
 
     def observe(self, ns, case):
-        return call(ns["flatten_t"], make_tensor(case.data), convert=snap)
+        return call(ns["flatten_t"], make_tensor(case.data, tensor_lib(ns)), convert=snap)
 
     def expect(self, case):
         return Returns(snap_array(np.array(case.data["values"], dtype=np.int64).T.reshape(-1), "torch.int64"))
@@ -195,8 +223,10 @@ class Q6(Question):
     title = "修复：加一却改动了原张量"
     points = 2
     needs = ("plus_one",)
-    hint = ("x.detach() 和 x 共享同一块内存，在它上面做 += 会改动 x。"
-            "用 x.detach() + 1 得到新张量（或先 clone() 再原地加）。")
+    hint = ("两件事要同时做到：结果不需要梯度，而且 x 不能被改动。原地运算（+=）改的是哪块内存？"
+            "有没有办法不做原地运算，一步得到一个新张量？")
+    hint2 = ("先得到一个和计算图分离的张量（它和 x 共享内存，"
+             "所以不能在它上面原地改），再用一次普通的（不是原地的）加法得到新张量。")
 
     SPECS = [
         {"values": rng_values(40, (3,)), "dtype": "float32", "requires_grad": True},
@@ -209,7 +239,7 @@ class Q6(Question):
         return [Case(f"plus_one({label_tensor(s)})", s) for s in self.SPECS]
 
     def observe(self, ns, case):
-        x = make_tensor(case.data)
+        x = make_tensor(case.data, tensor_lib(ns))
         before = snap(x)
         ok, result = attempt(ns["plus_one"], x)
         if not ok or result is None:
@@ -222,7 +252,14 @@ class Q6(Question):
 
     def judge(self, got, want, case):
         if not got.get("x_unchanged", True):
-            return "x 被改动了：返回的结果和 x 共享内存"
+            return Problem("x 被改动了：返回的结果和 x 共享内存",
+                           hint=("detach() 得到的张量和 x 共享同一块内存，"
+                                 "在它上面原地加，改到的就是 x。怎样得到一块新内存？"))
+        r = got["returns"]
+        if isinstance(r, dict) and r.get("tensor") and r.get("requires_grad"):
+            return Problem("结果还需要梯度（requires_grad=True）：它还连在 x 的计算图上",
+                           hint="复制出来的张量会保留“需要梯度”这个属性，所以先复制、再原地加，结果仍连着计算图。"
+                                "想一想：先和计算图分离，再做一次普通的加法，会得到什么？")
         return super().judge({"returns": got["returns"]}, {"returns": want["returns"]}, case)
 
     def show(self, value):

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..core import Case, Prediction, Question, Raises, Returns, call, shape_of, snap, snap_array
+from ..core import Case, Forbid, Prediction, Question, Raises, Returns, call, shape_of, snap, snap_array, tensor_lib
 from ._util import label_tensor, make_tensor, rng_values
 
 __all__ = ["QUESTIONS"]
@@ -23,8 +23,11 @@ class Q1(Question):
     title = "矩阵乘法的结果形状"
     points = 2
     needs = ("matmul_shape",)
-    hint = ("1 维和 1 维得到标量 ()；2 维和 1 维得到向量；1 维放在左边时先当作 (1, n)、算完再去掉这一维；"
-            "更多维时最后两维做矩阵乘法，前面的“批量”维按广播规则对齐。形状不合法时 raise RuntimeError。")
+    hint = ("先看失败的这个用例属于题目里的哪一种情形：两个都是 1 维？一个是 1 维？还是有“批量”维？"
+            "1 维的一方在计算中临时补了哪一维，最后又去掉了哪一维？形状不合法时要 raise RuntimeError。")
+    hint2 = ("把 1 维的一方先补成 2 维（放在左边补成一行，放在右边补成一列），检查最后两维能不能相乘，"
+             "前面的批量维按广播规则（从右对齐、相等或有一个是 1）合并，最后再把补上的那一维去掉。")
+    forbid = Forbid(tensors=True, why="请只用 Python 的元组和整数，按题目里的规则自己算出形状。")
 
     ARGS = [
         ((3,), (3,)), ((2, 3), (3,)), ((3,), (3, 4)), ((2, 3), (3, 4)), ((5, 2, 3), (3, 4)),
@@ -49,7 +52,10 @@ class Q2(Prediction):
     title = "预测结果的形状"
     points = 1
     needs = ("q2_answers",)
-    hint = "运行这个表达式，打印 .shape 验证；想一想哪一维被“消掉”了，哪一维被保留成 1，哪一维被移动了。"
+    hint = "运行答错的表达式，打印 .shape 验证；想一想哪一维被“消掉”了，哪一维被保留成 1，哪一维被移动了。"
+    hint2 = ("沿一维归约（sum、mean、max）会去掉那一维，keepdim=True 则把它留成长度 1；不带参数的 squeeze() "
+             "去掉所有长度为 1 的维度，给了维度时只在那一维长度为 1 时才去掉；cat 沿已有的维度拼接，stack 新增一维；"
+             "@ 只改变最后两维。")
     items = {
         "a": ("x.sum(dim=1)", [2, 4]),
         "b": ("x.sum(dim=1, keepdim=True)", [2, 1, 4]),
@@ -73,7 +79,10 @@ class Q3(Question):
     title = "沿最后一维归一化"
     points = 1
     needs = ("normalize_last",)
-    hint = "用 x.sum(dim=-1, keepdim=True)：保留那一维（长度为 1），除法时才能按广播对齐到每个元素。"
+    hint = ("除法的两边要能按广播对齐：沿最后一维求和之后，结果是什么形状？它和 x 从右边对齐时，对上的是哪一维？"
+            "有没有办法让求和之后那一维还在？")
+    hint2 = ("求和时让被求和的那一维留下来、长度变成 1（第 04 章讲过求和函数的这个参数），"
+             "除法时它就会被广播到那一维的每个元素上。")
 
     SHAPES = [(3,), (2, 4), (2, 3, 5), (1, 1), (4, 1)]
 
@@ -85,7 +94,7 @@ class Q3(Question):
         return out
 
     def observe(self, ns, case):
-        return call(ns["normalize_last"], make_tensor(case.data), convert=snap)
+        return call(ns["normalize_last"], make_tensor(case.data, tensor_lib(ns)), convert=snap)
 
     def expect(self, case):
         a = np.array(case.data["values"], dtype=np.float64)
@@ -97,7 +106,10 @@ class Q4(Question):
     title = "批量外积"
     points = 2
     needs = ("batch_outer",)
-    hint = "a 变成 (B, n, 1)，b 变成 (B, 1, m)（unsqueeze），相乘时广播成 (B, n, m)；也可以用 torch.matmul。"
+    hint = ("out[k, i, j] = a[k, i] * b[k, j]：如果 a 多出一个长度为 1 的维度对着 j，b 多出一个长度为 1 的维度对着 i，"
+            "两者逐元素相乘时，广播会把它们拉伸成什么形状？")
+    hint2 = "给 a 在最后插入一个长度为 1 的维度，给 b 在中间插入一个长度为 1 的维度，再逐元素相乘。"
+    forbid = Forbid(loops=True, why="请用广播或现成的矩阵乘法一次算出所有批次。")
 
     SIZES = [(2, 3, 4), (1, 2, 2), (3, 1, 5), (4, 3, 1), (2, 1, 1)]
 
@@ -111,7 +123,8 @@ class Q4(Question):
 
     def observe(self, ns, case):
         a, b = case.data
-        return call(ns["batch_outer"], make_tensor(a), make_tensor(b), convert=snap)
+        torch = tensor_lib(ns)
+        return call(ns["batch_outer"], make_tensor(a, torch), make_tensor(b, torch), convert=snap)
 
     def expect(self, case):
         a, b = (np.array(s["values"], dtype=np.float64) for s in case.data)
@@ -123,8 +136,10 @@ class Q5(Question):
     title = "修复：通道维挪到最后"
     points = 1
     needs = ("channels_last",)
-    hint = ("view/reshape 只是按原来的顺序重新“切”元素，并不会交换维度，所以结果形状对了、数值却乱了；"
-            "交换维度要用 permute。")
+    hint = ("view 只是按原来的顺序把元素重新“切”成新形状，并不交换维度，所以形状对了、数值却乱了。"
+            "哪个操作能改变维度的先后顺序？")
+    hint2 = ("把原来的第 0 维（通道）挪到最后，其余两维保持原来的顺序："
+             "第 04 章讲过一个按给定顺序重新排列所有维度的方法。")
 
     SHAPES = [(3, 2, 2), (1, 4, 5), (3, 1, 1), (2, 3, 4)]
 
@@ -136,7 +151,7 @@ class Q5(Question):
         return out
 
     def observe(self, ns, case):
-        return call(ns["channels_last"], make_tensor(case.data), convert=snap)
+        return call(ns["channels_last"], make_tensor(case.data, tensor_lib(ns)), convert=snap)
 
     def expect(self, case):
         a = np.array(case.data["values"], dtype=np.int64)
@@ -148,7 +163,8 @@ class Q6(Question):
     title = "每行有几个数超过阈值"
     points = 1
     needs = ("count_above",)
-    hint = "x > threshold 得到布尔张量；对它沿 dim=1 求和就是每行 True 的个数（结果是 int64）。"
+    hint = "比较运算会得到什么样的张量？True 和 False 参与求和时分别算作几？要数的是每一行里的个数，该沿哪一维求和？"
+    hint2 = "先逐元素比较得到布尔张量，再在每一行内部（沿列的方向）求和；布尔值求和的结果已经是整数。"
 
     ARGS = [((3, 4), 0.0), ((1, 5), 1.0), ((4, 1), -0.5), ((2, 6), 2.5), ((3, 3), 10.0)]
 
@@ -161,7 +177,7 @@ class Q6(Question):
 
     def observe(self, ns, case):
         spec, threshold = case.data
-        return call(ns["count_above"], make_tensor(spec), threshold, convert=snap)
+        return call(ns["count_above"], make_tensor(spec, tensor_lib(ns)), threshold, convert=snap)
 
     def expect(self, case):
         spec, threshold = case.data

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..core import Case, Prediction, Question, Raises, Returns, call, shape_of, snap, snap_array
+from ..core import Case, Forbid, Prediction, Question, Raises, Returns, call, shape_of, snap, snap_array, tensor_lib
 from ._util import label_tensor, make_tensor, rng_values
 
 __all__ = ["QUESTIONS"]
@@ -20,8 +20,12 @@ class Q1(Question):
     title = "广播后的形状"
     points = 2
     needs = ("broadcast_shape",)
-    hint = ("从最右边的维度开始一对一对比较：相等、或其中一个是 1 就可以（结果取较大的）；"
-            "维数少的一方在左边补 1；都不满足就 raise RuntimeError。")
+    hint = ("从最右边的维度开始一对一对比较：两个长度满足什么条件才能广播，结果取哪一个？"
+            "维数少的一方缺的维度怎么办？都不满足时要 raise RuntimeError。")
+    hint2 = ("先在较短的形状左边补 1，让两个形状一样长，再逐位比较：相等，或者有一个是 1，才可以；"
+             "结果取不是 1 的那个（有一个是 0、另一个是 1 时取 0）。")
+    forbid = Forbid(calls=("broadcast_shapes", "broadcast_tensors", "broadcast_to", "broadcast"), tensors=True,
+                    why="请只用 Python 的元组和整数，按题目里的三条规则自己实现。")
 
     ARGS = [
         ((3, 1), (1, 4)), ((5,), (2, 1)), ((), (3,)), ((2, 3), (3, 2)), ((5, 1, 4), (3, 1)),
@@ -46,7 +50,8 @@ class Q2(Prediction):
     title = "预测：能广播吗？结果是什么形状？"
     points = 1
     needs = ("q2_answers",)
-    hint = "每一项都可以在新单元格里用 torch.ones(形状) 试一试；不能广播时答 None。"
+    hint = "每一项都可以在新单元格里用 torch.ones(形状) 造两个张量相加试一试；不能广播时答 None。"
+    hint2 = "从右往左逐位比较两个形状：相等或有一个是 1 才行，维数少的一方在左边补 1；结果每一位取不是 1 的那个。"
     items = {
         "a": ("(3, 1) 与 (4,)", [3, 4]),
         "b": ("(2, 3) 与 (3, 2)", None),
@@ -67,8 +72,10 @@ class Q3(Question):
     title = "两组点之间的距离平方"
     points = 2
     needs = ("pairwise_sq_dist",)
-    hint = ("把 a 变成 (n, 1, d)、b 变成 (1, m, d)，相减得到 (n, m, d)，平方后沿最后一维求和。"
-            "不要写 Python 循环。")
+    hint = ("如果能得到一个形状为 (n, m, d) 的张量，第 [i, j] 个位置放着 a[i] - b[j]，剩下的就简单了。"
+            "给 a、b 各插入一个长度为 1 的维度，相减时广播会怎样对齐？")
+    hint2 = "给 a 在第 1 维、b 在第 0 维各插入一个长度为 1 的维度，相减之后逐元素平方，再沿最后一维（坐标那一维）求和。"
+    forbid = Forbid(calls=("cdist",), loops=True, why="请用广播一次算出所有点对之间的距离。")
     rtol, atol = 1e-4, 1e-4
 
     SIZES = [(3, 4, 2), (1, 5, 3), (4, 1, 1), (5, 5, 4), (2, 3, 1)]
@@ -83,7 +90,8 @@ class Q3(Question):
 
     def observe(self, ns, case):
         a, b = case.data
-        return call(ns["pairwise_sq_dist"], make_tensor(a), make_tensor(b), convert=snap)
+        torch = tensor_lib(ns)
+        return call(ns["pairwise_sq_dist"], make_tensor(a, torch), make_tensor(b, torch), convert=snap)
 
     def expect(self, case):
         a, b = (np.array(s["values"], dtype=np.float64) for s in case.data)
@@ -96,8 +104,9 @@ class Q4(Question):
     title = "修复：每行减去该行的均值"
     points = 1
     needs = ("center_rows",)
-    hint = ("x.mean(dim=1) 的形状是 (n,)，和 (n, m) 对齐时是从右边对齐的，于是减去的其实是“按列”排开的均值："
-            "方阵时不报错但结果错了。用 keepdim=True 得到 (n, 1)。")
+    hint = ("x.mean(dim=1) 的形状是什么？它和形状为 (n, m) 的 x 相减时从右边对齐，对齐到的是行还是列？"
+            "为什么方阵时不报错，结果却不对？")
+    hint2 = "让均值保留被归约掉的那一维（长度变成 1），它就是一列，相减时会沿每一行广播。"
     rtol, atol = 1e-5, 1e-5
 
     SHAPES = [(3, 3), (2, 4), (4, 2), (1, 5), (5, 1), (2, 2)]
@@ -110,7 +119,7 @@ class Q4(Question):
         return out
 
     def observe(self, ns, case):
-        return call(ns["center_rows"], make_tensor(case.data), convert=snap)
+        return call(ns["center_rows"], make_tensor(case.data, tensor_lib(ns)), convert=snap)
 
     def expect(self, case):
         a = np.array(case.data["values"], dtype=np.float64)
@@ -122,8 +131,12 @@ class Q5(Question):
     title = "把广播后的梯度加回原形状"
     points = 2
     needs = ("sum_to_shape",)
-    hint = ("反向传播时，被广播“拉伸”过的输入，其梯度要把拉伸的方向加起来：先对多出来的前导维求和，"
-            "再对 shape 里长度为 1（而 grad 里不是 1）的维度用 keepdim=True 求和。")
+    hint = ("grad 比 shape 多出来的维度（在左边），以及 shape 里长度为 1、grad 里却更长的维度，都是广播“拉伸”出来的。"
+            "沿被拉伸的方向，梯度应该怎样合并成一个？")
+    hint2 = ("先把左边多出来的维度全部求和掉；再对 shape 里长度为 1 的维度求和，"
+             "并保留这一维；最后结果的形状应该正好是 shape。")
+    forbid = Forbid(calls=("sum_to_size", "backward", "autograd"),
+                    why="请自己用求和把梯度变回 shape（不要用 sum_to_size，也不要借助自动微分）。")
 
     ARGS = [((3, 4), (4,)), ((3, 4), (3, 1)), ((2, 3, 4), (3, 1)), ((2, 3, 4), ()), ((5,), (5,)),
             ((2, 3, 4), (1, 3, 1)), ((2, 1, 4), (1, 4)), ((3, 2), (1, 1))]
@@ -137,7 +150,7 @@ class Q5(Question):
 
     def observe(self, ns, case):
         spec, shape = case.data
-        return call(ns["sum_to_shape"], make_tensor(spec), tuple(shape), convert=snap)
+        return call(ns["sum_to_shape"], make_tensor(spec, tensor_lib(ns)), tuple(shape), convert=snap)
 
     def expect(self, case):
         spec, shape = case.data

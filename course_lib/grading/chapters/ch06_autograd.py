@@ -2,7 +2,22 @@
 
 import numpy as np
 
-from ..core import NOTHING, Case, Prediction, Question, Returns, attempt, call, fmt, snap, snap_array
+from ..core import (
+    NOTHING,
+    Case,
+    Forbid,
+    Prediction,
+    Problem,
+    Question,
+    Returns,
+    attempt,
+    call,
+    fmt,
+    snap,
+    snap_array,
+    tensor_lib,
+)
+from ..engines import read_tensor
 from ._util import label_tensor, make_tensor, rng_values
 
 __all__ = ["QUESTIONS"]
@@ -13,8 +28,10 @@ class Q1(Prediction):
     title = "预测：叶子、grad_fn 和梯度"
     points = 1
     needs = ("q1_answers",)
-    hint = ("叶子张量（leaf tensor）是你直接创建的张量，以及不需要梯度的张量参与运算得到的结果；"
-            "grad_fn 的名字可以用 z.grad_fn.name() 查看；梯度用链式法则手算，再运行验证。")
+    hint = ("叶子张量（leaf tensor）有两种：我们直接创建的张量，以及由不需要梯度的张量运算得到的结果。"
+            "grad_fn 记录的是“最后一步是什么运算”；梯度先用链式法则手算，再运行代码验证。")
+    hint2 = ("逐个问自己：这个张量是直接创建的吗？参与运算的张量里有没有需要梯度的？最后一步是哪种运算？"
+             "链式法则：z 对 x 的导数等于 z 对 y 的导数乘以 y 对 x 的导数。整数张量能不能需要梯度？")
     items = {
         "a": ("x.is_leaf", True),
         "b": ("y.is_leaf", False),
@@ -50,9 +67,11 @@ FUNCTIONS = {
 
 
 def _requires_grad(value):
-    """Whether ``value`` is a course_lib tensor that requires grad (read directly: a subclass cannot lie)."""
-    from ...core.tensor import Tensor
-    return isinstance(value, Tensor) and bool(object.__getattribute__(value, "_requires_grad"))
+    """Whether ``value`` is a tensor (of course_lib or real PyTorch) that requires grad (read by its base class)."""
+    try:
+        return read_tensor(value)[3]
+    except TypeError:
+        return False
 
 
 class Q2(Question):
@@ -60,11 +79,13 @@ class Q2(Question):
     title = "用 autograd 求导数"
     points = 2
     needs = ("derivative_at",)
-    hint = ("先想三件事：怎样让 autograd 记录 f 对 x 做的运算？backward() 不带参数时只能从标量出发，"
+    hint = ("先想三件事：怎样让 autograd 记录 f 对 x 做的运算？不给参数的反向传播只能从标量出发，"
             "f(x) 却是一个向量：怎样得到一个标量，它对 x 的第 i 个元素的导数恰好是 f'(x_i)？"
-            "backward() 之后，导数存在哪里？")
-    case_hint = ("这道题要用 autograd：f 收到的张量里没有一个需要梯度（requires_grad=False），"
-                 "说明导数不是由 backward() 算出来的（例如用了有限差分）。")
+            "反向传播之后，导数存在哪里？")
+    hint2 = ("用 xs 创建一个需要梯度的张量 x；f(x) 的所有元素加起来得到一个标量，它对 x_i 的导数正是 f'(x_i)；"
+             "从这个标量做反向传播，导数就在 x 的梯度属性里。")
+    case_hint = ("这道题要用 autograd：f 收到的张量都不需要梯度，"
+                 "说明导数不是由反向传播算出来的（例如用了有限差分）。")
     rtol, atol = 1e-4, 1e-5
 
     POINTS = {"cubic": [-2.0, 0.0, 1.5, 3.0], "sin_times_x": [0.0, 1.0, -2.5], "exp_decay": [0.5, -1.0],
@@ -78,7 +99,7 @@ class Q2(Question):
         return out
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)
         fname, xs = case.data
         f = FUNCTIONS[fname][1]
         tracked = []
@@ -112,8 +133,10 @@ class Q3(Question):
     points = 3
     needs = ("MulAdd",)
     hint = ("先在纸上分别求 out 对 x、对 y 的偏导数（把另一个输入看成常数）；"
-            "forward 保存的张量用 ctx.saved_tensors 取回；backward 收到的 grad_out 按链式法则怎样用？"
+            "forward 保存的张量，在 backward 里从 ctx 的哪个属性取回？backward 收到的 grad_out 按链式法则怎样用？"
             "返回的梯度要与 forward 的输入一一对应、顺序相同。")
+    hint2 = ("链式法则：每个输入的梯度 = grad_out 乘以 out 对这个输入的偏导数（逐元素相乘）。"
+             "out 对 x 的偏导数里含有 y，对 y 的偏导数里含有 x，所以两个输入都要从 ctx 里取回。")
     rtol, atol = 1e-5, 1e-5
 
     SHAPES = [(3,), (2, 2), (1,), (2, 3, 2)]
@@ -128,7 +151,8 @@ class Q3(Question):
         return out
 
     def observe(self, ns, case):
-        x, y, g = (make_tensor(s) for s in case.data)
+        torch = tensor_lib(ns)
+        x, y, g = (make_tensor(s, torch) for s in case.data)
         learner = ns["MulAdd"]
         returned = []
 
@@ -176,6 +200,7 @@ class Q4(Question):
     needs = ("per_batch_grads",)
     hint = ("backward() 会把梯度累加（accumulate）到 .grad 上，而不是覆盖。"
             "处理第二个批次时，w.grad 里还留着什么？每个批次的 backward() 之前，.grad 应该是什么样子？")
+    hint2 = "在每个批次做 backward() 之前，把上一个批次留在 w.grad 里的梯度清掉（第 06 章讲过两种清法）。"
     rtol, atol = 1e-5, 1e-5
 
     def cases(self):
@@ -191,8 +216,9 @@ class Q4(Question):
 
     def observe(self, ns, case):
         w_spec, batch_specs = case.data
-        w = make_tensor(w_spec)
-        batches = [(make_tensor(x), make_tensor(y)) for x, y in batch_specs]
+        torch = tensor_lib(ns)
+        w = make_tensor(w_spec, torch)
+        batches = [(make_tensor(x, torch), make_tensor(y, torch)) for x, y in batch_specs]
         return call(ns["per_batch_grads"], w, batches,
                     convert=lambda r: [snap(g) for g in r] if isinstance(r, (list, tuple)) else snap(r))
 
@@ -239,6 +265,10 @@ class Q5(Question):
     needs = ("numeric_grad",)
     hint = ("题目里的公式要对每个下标 i 各算一次：e_i 只在第 i 个位置是 1。"
             "怎样得到 x + eps·e_i，又不改动传进来的 x？f 返回的是 0 维张量，结果的 dtype 要是 float64。")
+    hint2 = ("对每个 i：把 x 复制两份，一份的第 i 个元素加上 eps，另一份减去 eps，分别算 f，"
+             "两者之差除以 2·eps 就是结果的第 i 个元素；结果张量可以先建成和 x 同形状的全 0 张量。")
+    forbid = Forbid(calls=("backward", "autograd", "requires_grad_"),
+                    why="这道题要用有限差分近似梯度，不要用自动微分。")
     rtol, atol = 1e-5, 1e-6
 
     ARGS = [("sum_sq", [1.0, -2.0, 0.5]), ("sum_sin", [0.0, 1.0, 2.0, 3.0]), ("first_times_last", [2.0, 7.0, -3.0]),
@@ -249,15 +279,20 @@ class Q5(Question):
                 for f, xs in self.ARGS]
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)
         fname, xs = case.data
         f = SCALAR_FUNCTIONS[fname][1]
         x = torch.tensor(xs, dtype=torch.float64)
         before = snap(x)
-        out = call(ns["numeric_grad"], lambda v: f(torch, v), x, convert=snap)
+        tracked = []
+
+        def f_seen(v):
+            tracked.append(_requires_grad(v))
+            return f(torch, v)
+        out = call(ns["numeric_grad"], f_seen, x, convert=snap)
         if out == NOTHING or "raises" in out:
             return out
-        return {"result": out, "x_unchanged": snap(x) == before}
+        return {"result": out, "x_unchanged": snap(x) == before, "autograd": any(tracked)}
 
     def expect(self, case):
         fname, xs = case.data
@@ -266,7 +301,11 @@ class Q5(Question):
 
     def judge(self, got, want, case):
         if not got["x_unchanged"]:
-            return "传进来的 x 被改动了：请在副本上加减 eps"
+            return Problem("传进来的 x 被改动了",
+                           hint="在 x 本身上原地加减 eps，调用者手里的 x 也就变了。能不能在一个副本上加减？")
+        if got.get("autograd"):
+            return Problem("f 收到了需要梯度的张量：这道题要用有限差分，不要用自动微分",
+                           hint="只用 f 的函数值：在 x 附近取两个点，算出 f 在这两点的差。")
         return super().judge(got["result"], want["result"], case)
 
     def show(self, value):

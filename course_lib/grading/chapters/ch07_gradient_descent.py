@@ -2,7 +2,21 @@
 
 import numpy as np
 
-from ..core import NOTHING, Case, Question, Returns, attempt, call, fmt, snap, snap_array
+from ..core import (
+    NOTHING,
+    Case,
+    Forbid,
+    Problem,
+    Question,
+    Returns,
+    attempt,
+    call,
+    fmt,
+    is_tensor,
+    snap,
+    snap_array,
+    tensor_lib,
+)
 from ._util import make_tensor, rng_values
 
 __all__ = ["QUESTIONS", "gd_line", "gd_minimize"]
@@ -26,6 +40,7 @@ class Q1(Question):
     needs = ("sgd_step",)
     hint = ("读一读报错信息：对 requires_grad=True 的叶子张量做原地运算，为什么 autograd 不允许？"
             "更新参数这一步本来就不该被记进计算图：第 06 章讲过哪几种办法让运算不被记录？")
+    hint2 = "把更新参数的那几行放进一个“不记录计算图”的上下文里；在这个上下文里，对叶子张量做原地运算是允许的。"
     rtol, atol = 1e-5, 1e-6
 
     ARGS = [([(3,)], 0.1), ([(2, 2), (2,)], 0.01), ([()], 1.0), ([(1,), (3,), (2, 1)], 0.5)]
@@ -41,10 +56,11 @@ class Q1(Question):
 
     def observe(self, ns, case):
         specs, lr = case.data
+        torch = tensor_lib(ns)
         params = []
         for p_spec, g_spec in specs:
-            p = make_tensor(p_spec)
-            p.grad = make_tensor(g_spec)
+            p = make_tensor(p_spec, torch)
+            p.grad = make_tensor(g_spec, torch)
             params.append(p)
         originals = list(params)
         ok, err = attempt(ns["sgd_step"], params, lr)
@@ -78,7 +94,9 @@ class Q1(Question):
             if problem:
                 return f"{where}：{problem}（应为 p - lr * p.grad）"
             if not g["grad_cleared"]:
-                return f"{where}：更新后应该把梯度清零，否则下一步会累加"
+                return Problem(f"{where}：更新后应该把梯度清零，否则下一步会累加",
+                               hint=("下一次 backward() 会把新梯度加到 .grad 里已有的梯度上。"
+                                     "更新完参数之后，旧梯度该怎么处理？"))
         return None
 
     def show(self, value):
@@ -93,7 +111,10 @@ class Q2(Question):
     title = "均方误差损失"
     points = 1
     needs = ("mse",)
-    hint = "((pred - target) ** 2).mean() 得到 0 维张量；全部用张量运算写，梯度才能传回 pred。"
+    hint = ("结果要是一个 0 维张量，而且整个计算都要用张量运算完成，梯度才能传回 pred："
+            "如果中途变成了 Python 数或 NumPy 数组，会发生什么？")
+    hint2 = "先逐元素求差、再平方，最后对所有元素取平均（不给维度参数）；中间结果一直保持为张量。"
+    forbid = Forbid(calls=("mse_loss", "MSELoss"), why="请用张量运算自己写出均方误差。")
     rtol, atol = 1e-5, 1e-6
 
     SHAPES = [(3,), (2, 2), (1,), (4, 3)]
@@ -107,7 +128,8 @@ class Q2(Question):
         return out
 
     def observe(self, ns, case):
-        pred, target = make_tensor(case.data[0]), make_tensor(case.data[1])
+        torch = tensor_lib(ns)
+        pred, target = make_tensor(case.data[0], torch), make_tensor(case.data[1], torch)
         ok, loss = attempt(ns["mse"], pred, target)
         if not ok or loss is None:
             return loss if not ok else NOTHING
@@ -136,8 +158,10 @@ class Q3(Question):
     points = 3
     needs = ("fit_line",)
     hint = ("w、b 要怎样创建，autograd 才会为它们求梯度？每一轮有四件事：前向算损失、反向传播、"
-            "更新参数（这一步不该被记进计算图）、处理留在 .grad 里的梯度（想想梯度会不会累加）。"
+            "更新参数（这一步不该被记进计算图）、处理这一轮留下的梯度（想想梯度会不会累加）。"
             "轮数、学习率都要照参数来：测试会比较每一步之后的结果，不只是最后收敛的值。")
+    hint2 = ("w、b 是两个需要梯度的 0 维浮点张量，初值 0；更新放在不记录计算图的上下文里原地进行；"
+             "每轮更新之后把两个梯度清零；最后把两个 0 维张量变成 Python 浮点数再返回。")
     rtol, atol = 2e-3, 2e-4
 
     ARGS = [(2.0, 1.0, 0.1, 200, 0), (-1.5, 0.5, 0.05, 5, 1), (0.5, -2.0, 0.1, 1, 2), (3.0, 0.0, 0.02, 50, 3)]
@@ -152,7 +176,7 @@ class Q3(Question):
         return out
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)
         x, y, lr, epochs = case.data
 
         def as_pair(result):
@@ -162,7 +186,7 @@ class Q3(Question):
                 return {"not_pair": type(result).__name__}
             vals = []
             for v in result:
-                if isinstance(v, torch.Tensor):
+                if is_tensor(v):
                     return {"tensor_item": True}
                 if not isinstance(v, (int, float)) or isinstance(v, bool):
                     return {"not_number": type(v).__name__}
@@ -179,7 +203,7 @@ class Q3(Question):
             if "not_pair" in g:
                 return f"应该返回两个数组成的元组 (w, b)，得到的是 {g['not_pair']}"
             if "tensor_item" in g:
-                return "w、b 应该是 Python 浮点数，不是张量：用 .item() 取出张量里的数"
+                return "w、b 应该是 Python 浮点数，不是张量：第 02 章讲过怎样把只有一个元素的张量变成 Python 的数"
             if "not_number" in g:
                 return f"w、b 应该是 Python 浮点数，得到的是 {g['not_number']}"
         return super().judge(got, want, case)
@@ -202,6 +226,8 @@ class Q4(Question):
     needs = ("critical_lr",)
     hint = ("对 y ≈ w·x，一步更新后 w - w* 变成原来的 (1 - 2·lr·mean(x²)) 倍；"
             "这个倍数的绝对值小于 1 才会收敛。解出 lr 的上界。")
+    hint2 = ("把 |1 - 2·lr·m| < 1（m 是 x² 的平均值）拆成两个不等式：其中一个对正的 lr 总是成立，"
+             "另一个给出上界。m 要从张量变成 Python 的数。")
     rtol, atol = 1e-4, 1e-8
 
     XS = [[1.0, 2.0, 3.0], [0.5, -0.5], [10.0], [0.1, 0.2, 0.3, 0.4], [-3.0, 1.0, 2.0, 0.5, 1.5]]
@@ -210,11 +236,11 @@ class Q4(Question):
         return [Case(f"critical_lr(torch.tensor({xs}))", xs) for xs in self.XS]
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)
 
         def as_float(v):
             # the question asks for a Python float: a tensor (even with one element) is reported, not converted
-            if isinstance(v, torch.Tensor):
+            if is_tensor(v):
                 return {"tensor_item": True}
             return float(v) if isinstance(v, (int, float)) and not isinstance(v, bool) else {"type": type(v).__name__}
         return call(ns["critical_lr"], torch.tensor(case.data), convert=as_float)
@@ -225,7 +251,7 @@ class Q4(Question):
     def judge(self, got, want, case):
         g = got.get("returns")
         if isinstance(g, dict) and "tensor_item" in g:
-            return "应该返回 Python 浮点数，不是张量：用 .item() 取出张量里的数"
+            return "应该返回 Python 浮点数，不是张量：第 02 章讲过怎样把只有一个元素的张量变成 Python 的数"
         return super().judge(got, want, case)
 
     def show(self, value):
@@ -267,6 +293,7 @@ class Q5(Question):
     hint = ("对比走一步和走两步：第一步更新之后，x 还是原来那个叶子张量吗？打印 x.is_leaf 和 x.grad 看看。"
             "参数的更新不该被记进计算图，也不该换掉 x 这个张量；"
             "另外想一想，下一步 backward() 之前 .grad 里还留着什么。")
+    hint2 = "更新要放进不记录计算图的上下文里，并且原地修改 x（不要给 x 重新赋值）；每步更新之后把 x 的梯度清零。"
     rtol, atol = 1e-4, 1e-5
 
     ARGS = [("bowl", [0.0, 1.0], 0.1, 1), ("bowl", [5.0], 0.1, 3), ("valley", [0.0, 0.0], 0.04, 50),
