@@ -44,7 +44,7 @@ __all__ = ["grade_submission", "Settings", "read_submission", "serve", "main"]
 
 MAX_ATTEMPTS = 4              # kernel starts per submission (the first run plus restarts)
 LOUD_CELL = 1_000_000         # characters of output after which a cell is mentioned in the report
-MAX_MESSAGE = 8 * 1024 * 1024  # bytes of one message from the kernel (larger ones drop the connection)
+MAX_MESSAGE = 64 * 1024 * 1024  # bytes of one message from the kernel (a larger one drops the connection)
 MAX_PAYLOAD = 4 * 1024 * 1024  # characters of one grader payload kept from the kernel
 MAX_LINE = 32 * 1024 * 1024   # bytes of one line from the observing process
 OBSERVER_STARTS = 3           # observing processes per submission (the first plus restarts)
@@ -161,7 +161,7 @@ def _kernel_manager_class(sandbox, private):
             kwargs.pop("kernel_name", None)
             context = zmq.asyncio.Context()
             context.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
-            context.setsockopt(zmq.RCVHWM, 64)
+            context.setsockopt(zmq.RCVHWM, 4)
             context.setsockopt(zmq.LINGER, 0)
             super().__init__(transport="ipc", ip=os.path.join(private, "k"),
                              connection_file=os.path.join(private, "kernel.json"), context=context, **kwargs)
@@ -525,7 +525,7 @@ def _describe_cell(nb_index, what, settings):
     if what == "kernel_died":
         return f"第 {nb_index + 1} 个单元格让内核退出了（例如 os._exit、exit() 或崩溃），被跳过"
     if what == "unencodable":
-        return f"第 {nb_index + 1} 个单元格含有无法编码的字符（例如孤立的代理项 \\ud800），没有运行"
+        return f"第 {nb_index + 1} 个单元格含有无法编码的字符（不是 UTF-8 的字节，或孤立的代理项），没有运行"
     return f"第 {nb_index + 1} 个单元格：{what}"
 
 
@@ -629,7 +629,7 @@ def judge_records(nb, stem, records, observations, load, settings):
     if base is not None and isinstance(snap, dict):
         tampered = _changed(base, snap.get("ids"))
     elif base is not None and ("grader", "before") in records["cells"]:
-        tampered = ["(运行笔记本后的检查没有结果)"]
+        records["notes"].append("no_fingerprint")
     problems = _load_problems(nb, load)
     verdicts = []
     for Q in module.QUESTIONS:
@@ -663,8 +663,14 @@ def judge_records(nb, stem, records, observations, load, settings):
         notes.append(f"内核重启了 {restarts} 次（跳过了超时或让内核退出的单元格后重新运行）")
     if "gave_up" in records["notes"]:
         notes.append("重启次数过多，没有运行完")
-    for i, size in sorted(records["loud"].items()):
+    if "no_fingerprint" in records["notes"]:
+        notes.append("运行笔记本后没有收到检查 course_lib 是否被修改的结果（输出太多，或者笔记本拦截了它）；"
+                     "不影响判分：函数是在另一个没有运行笔记本顶层代码的进程里测试的")
+    loud = sorted(records["loud"].items())
+    for i, size in loud[:5]:
         notes.append(f"第 {i + 1} 个单元格输出了约 {size / 1e6:.1f} 百万个字符（批改时不保存输出，不影响判分）")
+    if len(loud) > 5:
+        notes.append(f"另有 {len(loud) - 5} 个单元格也输出了超过一百万个字符")
     for c in cell_reports:
         if c["question"] in (None, "check_all"):
             notes.append(c["error"] if c["status"] != "error" else f"第 {c['cell']} 个单元格出错：{c['error']}")
@@ -703,6 +709,7 @@ def grade_submission(path, settings=None, name=None):
         report["seconds"] = round(time.monotonic() - start, 2)
         return _unreadable_report(report, problem, stem, qs)
     tmp = settings.tmp or tempfile.gettempdir()
+    os.makedirs(tmp, mode=0o700, exist_ok=True)              # a submission without sandbox may have removed it
     private = tempfile.mkdtemp(prefix="s-", dir=tmp)          # mode 0700
     observer_private = tempfile.mkdtemp(prefix="o-", dir=tmp)
     cpu = settings.cpu_seconds(len(nb.cells))
@@ -816,6 +823,7 @@ def serve(stdin=sys.stdin, stdout=sys.stdout, memory_mb=None, parent=None):
             report = {"submission": job.get("name"), "chapter": None, "status": "grader_error", "score": 0,
                       "max_score": 0, "questions": [], "cells": [], "notes": [f"{type(e).__name__}: {e}"[:500]]}
         result = pathlib.Path(job["result"])
+        result.parent.mkdir(parents=True, exist_ok=True)
         tmp = result.with_name(result.name + ".part")
         tmp.write_bytes(_json_bytes(report))
         os.replace(tmp, result)
