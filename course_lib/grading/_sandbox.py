@@ -191,6 +191,31 @@ class Cgroup:
             return None
         return cls(made)
 
+    @classmethod
+    def remove_stale(cls):
+        """Remove the cgroups ``clg-<pid>-...`` of graders that are gone, and kill what is left in them."""
+        import re
+        own = cls._own()
+        parents = [os.path.join(cls.ROOT, c, own[c].lstrip("/")) for c in ("pids", "memory") if c in own]
+        if "" in own:
+            parents.append(os.path.join(cls.ROOT, own[""].lstrip("/")))
+        for parent in parents:
+            try:
+                names = os.listdir(parent)
+            except OSError:
+                continue
+            for name in names:
+                m = re.match(r"clg-(\d+)-", name)
+                if not m or not os.path.isdir(os.path.join(parent, name)):
+                    continue
+                try:
+                    os.kill(int(m.group(1)), 0)
+                    continue
+                except ProcessLookupError:
+                    cls([os.path.join(parent, name)]).remove()
+                except OSError:
+                    continue
+
     def join(self, pid=None):
         """Move process ``pid`` (default: this one) into every hierarchy of this cgroup."""
         for path in self.paths:
@@ -314,7 +339,8 @@ def probe(force=None):
     fallback without trying, for machines where namespaces are known to be unavailable and for
     the tests of the fallback.
     """
-    force = force or os.environ.get("COURSE_LIB_GRADER_SANDBOX", "auto")
+    if force in (None, "auto"):
+        force = os.environ.get("COURSE_LIB_GRADER_SANDBOX", "auto")
     if force == "none":
         return None, "已按设置关闭沙箱（--sandbox none）"
     if "result" in _PROBE:
@@ -372,7 +398,7 @@ class Sandbox:
         self.private, self.mode, self.view = str(private), mode, view
         self.memory_mb, self.cpu_s, self.tmp_mb, self.pids_max = memory_mb, cpu_s, tmp_mb, pids_max
         self.course_lib_dir = os.path.dirname(os.path.abspath(course_lib.__file__))
-        self.name = name or f"course_lib_grader_{os.getpid()}_{time.monotonic_ns()}"
+        self.name = name or f"clg-{os.getpid()}-{time.monotonic_ns()}"
         self.cgroups = []
 
     def env(self):
@@ -466,7 +492,7 @@ def launch(options, argv):
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGHUP, stop)
     signal.signal(signal.SIGINT, lambda s, f: child.send_signal(signal.SIGINT))
-    child = subprocess.Popen(argv)
+    child = subprocess.Popen(argv, preexec_fn=lambda: _prctl(PR_SET_PDEATHSIG, signal.SIGKILL))
     try:
         status = child.wait()
     finally:

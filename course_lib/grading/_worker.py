@@ -65,6 +65,7 @@ class Settings:
         self.chapter = chapter
         self.sandbox, self.view, self.tmp = sandbox, view, tmp
         self.reap = False           # kill every descendant of this process after a submission (workers only)
+        self.owner = None           # the grader's pid, in the names of the sandboxes' cgroups
 
     def as_dict(self):
         """Plain data (stored in the report)."""
@@ -714,9 +715,9 @@ def grade_submission(path, settings=None, name=None):
     observer_private = tempfile.mkdtemp(prefix="o-", dir=tmp)
     cpu = settings.cpu_seconds(len(nb.cells))
     kernel_box = _sandbox.Sandbox(private, settings.sandbox, settings.view, settings.memory_mb, cpu,
-                                  name=f"clg_{os.getpid()}_{os.path.basename(private)}")
+                                  name=f"clg-{settings.owner or os.getpid()}-{os.path.basename(private)}")
     observe_box = _sandbox.Sandbox(observer_private, settings.sandbox, settings.view, settings.memory_mb, cpu,
-                                   name=f"clg_{os.getpid()}_{os.path.basename(observer_private)}")
+                                   name=f"clg-{settings.owner or os.getpid()}-{os.path.basename(observer_private)}")
     first = None
     try:
         first = _Observer(observe_box)          # starts importing while the kernel runs the notebook
@@ -816,6 +817,7 @@ def serve(stdin=sys.stdin, stdout=sys.stdout, memory_mb=None, parent=None):
         settings = Settings(s.get("cell_timeout", 30), s.get("question_timeout", 10), s.get("memory_mb", 2048),
                             s.get("chapter"), s.get("sandbox"), s.get("view"), s.get("tmp"))
         settings.reap = True
+        settings.owner = s.get("owner")
         _limit_cpu(60 + settings.cpu_seconds())
         try:
             report = grade_submission(job["path"], settings, job.get("name"))

@@ -326,7 +326,8 @@ def _previous(out, name, key):
 
 
 def _clean_stale_tmp():
-    """Remove the private folders of graders that were killed (their pid file names a dead process)."""
+    """Remove the private folders and cgroups of graders that were killed (a dead process's pid in their name)."""
+    _sandbox.Cgroup.remove_stale()
     base = pathlib.Path(tempfile.gettempdir())
     for d in base.glob(TMP_PREFIX + "*"):
         try:
@@ -396,7 +397,7 @@ def grade_folder(root, jobs=None, cell_timeout=30, question_timeout=10, memory_m
     tmp = tempfile.mkdtemp(prefix=TMP_PREFIX)
     (pathlib.Path(tmp) / "grader.pid").write_text(str(os.getpid()))
     view = _sandbox.build_view(os.path.join(tmp, "view")) if mode else None
-    job_settings = dict(settings, sandbox=mode, view=view, tmp=tmp)
+    job_settings = dict(settings, sandbox=mode, view=view, tmp=tmp, owner=os.getpid())
 
     def finish(i, report):
         report["key"] = keys[i]
@@ -442,7 +443,8 @@ def grade_folder(root, jobs=None, cell_timeout=30, question_timeout=10, memory_m
             _sandbox.kill_descendants()
         shutil.rmtree(tmp, ignore_errors=True)
     if out is not None:
-        write_csv(reports, out)
+        # every result again, from memory: without a sandbox, a submission could have changed the files
+        write_reports(reports, out)
     return reports
 
 
