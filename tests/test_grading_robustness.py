@@ -359,3 +359,46 @@ def test_the_graders_memory_stays_bounded_under_a_flood_of_its_own_mime_type(tmp
     assert any("400.0 百万个字符" in n for n in result["notes"]), result["notes"]
     # 8 messages of 50 MB went through: the worker held at most a few of them at a time
     assert result["peak_mb"] < 1000, result
+
+
+@pytest.mark.skipif(SANDBOX is None, reason="bubblewrap cannot create namespaces here")
+def test_what_a_sandboxed_process_sees(tmp_path):
+    import course_lib
+    private = tmp_path / "private"
+    private.mkdir(mode=0o700)
+    view = _sandbox.build_view(str(tmp_path / "view"))
+    box = _sandbox.Sandbox(str(private), SANDBOX, view, 1024, 60)
+    here = os.path.dirname(os.path.dirname(os.path.realpath(course_lib.__file__)))
+    probe = (
+        "import json, os, socket, tempfile\n"
+        f"here = {here!r}\n"
+        "def can_write(p):\n"
+        "    try:\n"
+        "        open(p, 'w').write('x')\n"
+        "        return True\n"
+        "    except OSError:\n"
+        "        return False\n"
+        "def net():\n"
+        "    try:\n"
+        "        socket.create_connection(('127.0.0.1', 22), timeout=1)\n"
+        "        return True\n"
+        "    except OSError:\n"
+        "        return False\n"
+        "print(json.dumps({'uid': os.getuid(), 'pid': os.getpid(), 'repo': sorted(os.listdir(here)),\n"
+        "    'grading': sorted(os.listdir(os.path.join(here, 'course_lib', 'grading'))),\n"
+        "    'tmp': sorted(os.listdir('/tmp')), 'procs': sorted(p for p in os.listdir('/proc') if p.isdigit()),\n"
+        f"    'write_course_lib': can_write(os.path.join(here, 'course_lib', 'x.py')),\n"
+        f"    'write_private': can_write({str(private / 'ok')!r}), 'net': net(), 'cwd': os.getcwd()}}))\n")
+    try:
+        run = subprocess.run(box.command([sys.executable, "-I", "-c", probe]), capture_output=True, text=True,
+                             timeout=60)
+    finally:
+        box.close()
+    seen = json.loads(run.stdout)
+    assert seen["uid"] == _sandbox.SANDBOX_UID and seen["pid"] == 2
+    assert set(seen["repo"]) <= {"course_lib", ".venv"}         # no solutions/, no submissions, no report
+    assert "grader.py" not in seen["grading"] and "_worker.py" not in seen["grading"]
+    assert set(seen["tmp"]) <= {"work", "home", tmp_path.name, "pytest-of-root"} and seen["cwd"] == "/tmp/work"
+    assert seen["procs"] == ["1", "2"]
+    assert not seen["write_course_lib"] and seen["write_private"] and not seen["net"]
+    assert (private / "ok").exists()

@@ -35,8 +35,19 @@ DENIED_ATTRIBUTES = frozenset({
 })
 
 
+PYTHON_CELL_MAGICS = ("%%time", "%%timeit", "%%capture", "%%prun")
+
+
 def transform_cell(source):
-    """A cell's source as Python (IPython's magics and ``!`` lines turned into calls), or the source itself."""
+    """A cell's source as Python (IPython's magics and ``!`` lines turned into calls), or the source itself.
+
+    The body of a cell magic that runs Python (``%%time`` ...) is kept as Python, its first line
+    made a comment, so the definitions in it are found at their own line numbers.
+    """
+    stripped = source.lstrip()
+    if stripped.startswith(PYTHON_CELL_MAGICS) and stripped.split(None, 1)[0] in PYTHON_CELL_MAGICS:
+        lead, _, rest = source.partition("\n")
+        source = "# " + lead + "\n" + rest
     try:
         from IPython.core.inputtransformer2 import TransformerManager
         return TransformerManager().transform_cell(source)

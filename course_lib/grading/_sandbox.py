@@ -32,6 +32,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 __all__ = ["probe", "Sandbox", "build_view", "descendants", "kill_descendants", "Cgroup"]
@@ -306,18 +307,34 @@ def _system_binds():
     return out
 
 
+def _inside(path, folder):
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
 def _python_binds(course_lib_dir):
-    """Read-only binds for this Python (base install, virtual environment) and course_lib's source."""
-    paths = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix),
-             os.path.dirname(os.path.dirname(os.path.realpath(sys.executable))), os.path.realpath(course_lib_dir)}
-    for entry in sys.path:
+    """Read-only binds for this Python (base install, virtual environment) and course_lib's source.
+
+    Other entries of ``sys.path`` (another editable install, ``PYTHONPATH``) are bound too, but never
+    the current folder or the script's (``sys.path[0]``), the temporary folder, nor a folder that
+    holds course_lib's repository (its ``solutions/``, the submissions, the report would show).
+    """
+    course_lib_dir = os.path.realpath(course_lib_dir)
+    repository = os.path.dirname(course_lib_dir)
+    prefixes = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix),
+                os.path.dirname(os.path.dirname(os.path.realpath(sys.executable)))}
+    paths = prefixes | {course_lib_dir}
+    tmp = os.path.realpath(tempfile.gettempdir())
+    for entry in sys.path[1:]:
         real = os.path.realpath(entry) if entry else ""
-        if real and os.path.isdir(real) and not real.startswith("/usr/"):
-            paths.add(real)
+        if not real or not os.path.isdir(real) or real.startswith("/usr/") or _inside(real, tmp):
+            continue
+        if _inside(repository, real) or (_inside(real, repository) and not any(_inside(real, p) for p in prefixes)):
+            continue
+        paths.add(real)
     # keep the outermost paths only (a venv inside the prefix needs no bind of its own)
     kept = []
     for p in sorted(paths, key=len):
-        if not any(p == k or p.startswith(k.rstrip("/") + "/") for k in kept):
+        if not any(_inside(p, k) for k in kept):
             kept.append(p)
     out = []
     for p in kept:

@@ -407,8 +407,13 @@ class _Observer:
         threading.Thread(target=pump, daemon=True).start()
 
     def send(self, obj):
-        self.proc.stdin.write((json.dumps(obj, ensure_ascii=True) + "\n").encode("ascii"))
-        self.proc.stdin.flush()
+        """Send one message; False when the process is gone."""
+        try:
+            self.proc.stdin.write((json.dumps(obj, ensure_ascii=True) + "\n").encode("ascii"))
+            self.proc.stdin.flush()
+            return True
+        except (OSError, ValueError):
+            return False
 
     def receive(self, timeout):
         """The next message, or None when the process ended or ``timeout`` passed."""
@@ -479,8 +484,16 @@ def observe(nb, stem, records, settings, observer_factory, first=None):
                 observer.close()
                 observer = None
                 continue
-            observer.send({"cells": cells, "module": module.__name__, "questions": todo})
+            if not observer.send({"cells": cells, "module": module.__name__, "questions": todo}):
+                observer.close()
+                observer = None
+                continue
             msg = observer.receive(settings.cell_timeout * 4 + 60)
+            if msg and "fatal" in msg:
+                for q in todo:
+                    results[q["name"]] = {"error": f"加载笔记本里的定义时出错：{str(msg['fatal'])[:300]}"}
+                todo = []
+                break
             if msg and isinstance(msg.get("loaded"), dict) and starts == 1:
                 for key in ("errors", "refused", "names"):
                     if isinstance(msg["loaded"].get(key), list):
