@@ -48,6 +48,7 @@ MAX_MESSAGE = 64 * 1024 * 1024  # bytes of one message from the kernel (a larger
 MAX_PAYLOAD = 4 * 1024 * 1024  # characters of one grader payload kept from the kernel
 MAX_LINE = 32 * 1024 * 1024   # bytes of one line from the observing process
 OBSERVER_STARTS = 3           # observing processes per submission (the first plus restarts)
+MAX_NOTEBOOK = 64 * 1024 * 1024  # bytes of a submitted file
 
 
 class Settings:
@@ -98,6 +99,8 @@ def read_submission(path):
     import nbformat
     path = pathlib.Path(path)
     try:
+        if path.stat().st_size > MAX_NOTEBOOK:
+            return None, f"文件太大（超过 {MAX_NOTEBOOK // 2**20} MB），不像一个练习笔记本"
         raw = path.read_bytes()
     except OSError as e:
         return None, f"无法读取文件：{e.strerror or e}"
