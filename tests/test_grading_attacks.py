@@ -160,9 +160,9 @@ def test_an_unencodable_cell_is_reported_and_costs_only_itself(batch):
     assert all(q["passed"] for n, q in qs.items() if n != "q1")
 
 
-def test_isolated_questions_a_patch_made_while_testing_q1_does_not_reach_q4(batch):
+def test_isolated_questions_a_patch_made_while_testing_q3_does_not_reach_q4(batch):
     qs = {q["question"]: q for q in batch.reports["attack_cross_question_patch.ipynb"]["questions"]}
-    assert qs["q1"]["passed"] and not qs["q4"]["passed"]
+    assert qs["q3"]["passed"] and not qs["q4"]["passed"]
 
 
 def test_tampering_with_the_grader_in_the_kernel_gains_nothing(batch):
