@@ -78,7 +78,7 @@ class LoadGuard:
         for module in list(sys.modules.values()):
             if isinstance(module, types.ModuleType):
                 for value in list(getattr(module, "__dict__", {}).values()):
-                    if isinstance(value, (list, dict, set, bytearray)):
+                    if issubclass(type(value), (list, dict, set, bytearray)):   # type(): no __class__ lookup
                         self.protected.add(id(value))
         self.protected.add(id(sys.modules))
         self.refused = None

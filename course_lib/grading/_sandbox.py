@@ -385,11 +385,12 @@ def _bwrap_argv(bwrap, course_lib_dir, view, private, tmp_mb):
             "--unshare-cgroup-try", "--disable-userns", "--die-with-parent", "--new-session",
             "--cap-drop", "ALL", "--uid", str(SANDBOX_UID), "--gid", str(SANDBOX_UID), "--hostname", "grader",
             "--clearenv"]
+    # the in-memory /tmp first: Python or course_lib may live under /tmp, and are bound onto it then
+    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb * 1024 * 1024), "--tmpfs", "/tmp",
+             "--dir", "/tmp/work", "--dir", "/tmp/home"]
     argv += _system_binds() + _python_binds(course_lib_dir)
     if view:
         argv += ["--ro-bind", view, os.path.join(os.path.realpath(course_lib_dir), "grading")]
-    argv += ["--proc", "/proc", "--dev", "/dev", "--size", str(tmp_mb * 1024 * 1024), "--tmpfs", "/tmp",
-             "--dir", "/tmp/work", "--dir", "/tmp/home"]
     if private:
         argv += ["--bind", private, private]
     argv += ["--chdir", "/tmp/work"]
