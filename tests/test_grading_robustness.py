@@ -346,10 +346,10 @@ def test_the_graders_memory_stays_bounded_under_a_flood_of_its_own_mime_type(tmp
         "import json, os, resource, sys, tempfile\n"
         "from course_lib.grading import _sandbox, _worker\n"
         "mode = _sandbox.probe()[0]\n"
-        "tmp = tempfile.mkdtemp(prefix='clg-')\n"
-        "view = _sandbox.build_view(os.path.join(tmp, 'view')) if mode else None\n"
-        "settings = _worker.Settings(60, 10, 2048, None, mode, view, tmp)\n"
-        "r = _worker.grade_submission(sys.argv[1], settings)\n"
+        "with tempfile.TemporaryDirectory(prefix='clg-') as tmp:\n"
+        "    view = _sandbox.build_view(os.path.join(tmp, 'view')) if mode else None\n"
+        "    settings = _worker.Settings(60, 10, 2048, None, mode, view, tmp)\n"
+        "    r = _worker.grade_submission(sys.argv[1], settings)\n"
         "print(json.dumps({'score': r['score'], 'notes': r['notes'],\n"
         "                  'peak_mb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))\n")
     run = subprocess.run([sys.executable, "-c", script, str(path)], capture_output=True, text=True, timeout=600,

@@ -193,8 +193,8 @@ class Cgroup:
         return cls(made)
 
     @classmethod
-    def remove_stale(cls):
-        """Remove the cgroups ``clg-<pid>-...`` of graders that are gone, and kill what is left in them."""
+    def remove_stale(cls, owner=None):
+        """Remove the cgroups ``clg-<pid>-...`` of graders that are gone (or of ``owner``), killing what is in them."""
         import re
         own = cls._own()
         parents = [os.path.join(cls.ROOT, c, own[c].lstrip("/")) for c in ("pids", "memory") if c in own]
@@ -208,6 +208,9 @@ class Cgroup:
             for name in names:
                 m = re.match(r"clg-(\d+)-", name)
                 if not m or not os.path.isdir(os.path.join(parent, name)):
+                    continue
+                if owner is not None and int(m.group(1)) == owner:
+                    cls([os.path.join(parent, name)]).remove()
                     continue
                 try:
                     os.kill(int(m.group(1)), 0)

@@ -441,6 +441,7 @@ def grade_folder(root, jobs=None, cell_timeout=30, question_timeout=10, memory_m
     finally:
         if reap:
             _sandbox.kill_descendants()
+        _sandbox.Cgroup.remove_stale(owner=os.getpid())   # those of workers that were killed
         shutil.rmtree(tmp, ignore_errors=True)
     if out is not None:
         # every result again, from memory: without a sandbox, a submission could have changed the files
