@@ -8,9 +8,13 @@
 ``chapters/``               the tests of each chapter's questions
 ``generate.py``             ``solutions/`` -> ``exercises/`` (otter-style markers)
 ``grader.py``               ``python -m course_lib.grading grade SUBMISSIONS --out OUT``
-``_worker.py``              grades one submission: runs it in a fresh kernel
-``_kernel.py``              that kernel's launcher (memory and CPU limits)
-``_harvest.py``             the code the grader sends into the kernel
+``_worker.py``              grades one submission: runs it, observes it, judges it
+``_sandbox.py``             one sandbox per submission (bubblewrap, limits, subreaper)
+``_kernel.py``              the kernel's entry point inside the sandbox
+``_harvest.py``             the code the grader sends into the kernel (fingerprints)
+``_definitions.py``         which top-level statements are loaded for the tests
+``_observe.py``             the process that tests the definitions (fork per question)
+``_view.py``                the sandbox's copy of the tests, without expected results
 ==========================  =====================================================
 
 See ``README.md`` in this folder for learners, instructors and maintainers.

@@ -2,20 +2,22 @@
 
 The grader reads this file from its own installation and executes it in the
 kernel with ``exec`` in a fresh namespace holding ``_user_ns`` (the notebook's
-globals) and ``_args``.  It only *observes*; every verdict is made later in
-the grader's own process.  Three kinds of request:
+globals) and ``_args``.  Two kinds of request:
 
 ``preamble``     run before the learner's first cell: import course_lib and the
                  chapter's tests, and report the fingerprint of course_lib and numpy
-``fingerprint``  report the fingerprint again (after the learner's cells, and
-                 after the tests), so the grader can see whether anything was patched
-``question``     run one question's observing half on the notebook's names and
-                 report the plain-data result
+``fingerprint``  report the fingerprint again after the learner's cells, so the
+                 grader can see whether anything was patched
 
 A fingerprint maps every function, class and module reachable as an attribute
 of a course_lib module (and of ``numpy``), and every method or descriptor of
-course_lib's classes, to the identity of the object.  Replacing
-``torch.Tensor.view`` or ``course_lib.grading.core.observe_question`` changes it.
+course_lib's classes, to the identity of the object and of its code object.
+Replacing ``torch.Tensor.view``, or only its ``__code__``, changes it.
+
+This is a tripwire, not the grader's defence: no verdict comes from this kernel.
+A notebook that forges its fingerprint escapes the ``tampered`` status, not its
+honest score, since its functions are tested elsewhere (``_observe.py``), in a
+process that never ran the notebook's top-level code.
 
 Results leave the kernel as ``display_data`` of type :data:`MIME` holding JSON
 text; the grader reads only the last such output of each of its own cells,
@@ -35,6 +37,8 @@ def fingerprint():
     out = {}
     names = sorted(n for n in list(sys.modules) if n == "numpy" or n == "course_lib" or n.startswith("course_lib."))
     for name in names:
+        if name == "course_lib.core.hooks":      # switch points that inference and anomaly modes change on purpose
+            continue
         module = sys.modules.get(name)
         if not isinstance(module, types.ModuleType):
             out[name] = -1
@@ -43,16 +47,27 @@ def fingerprint():
             if key.startswith("__"):
                 continue
             if callable(value) or isinstance(value, types.ModuleType):
-                out[f"{name}:{key}"] = id(value)
-                refs.append(value)
+                out[f"{name}:{key}"] = _identity(value, refs)
             if isinstance(value, type) and getattr(value, "__module__", None) == name:
                 for attr, member in list(vars(value).items()):
                     if attr in ("__dict__", "__weakref__", "__doc__", "__module__"):
                         continue
                     if callable(member) or hasattr(type(member), "__get__"):
-                        out[f"{name}:{key}.{attr}"] = id(member)
-                        refs.append(member)
+                        out[f"{name}:{key}.{attr}"] = _identity(member, refs)
     return out
+
+
+def _identity(obj, refs):
+    """``"<id>"``, or ``"<id>/<id of the code object>"`` for a Python function (or a wrapper of one).
+
+    The objects are kept alive in ``refs``, so that no id can be reused by a replacement.
+    """
+    inner = getattr(obj, "__func__", obj)
+    code = getattr(inner, "__code__", None)
+    if code is None and isinstance(obj, property):
+        code = getattr(obj.fget, "__code__", None)
+    refs.append((obj, code))
+    return f"{id(obj)}/{id(code)}" if code is not None else str(id(obj))
 
 
 def _emit(payload):
@@ -74,12 +89,6 @@ def run(ns, args):
             importlib.import_module("course_lib.grading.core")
             importlib.import_module(args["module"])
         _emit(dict(base, ids=fingerprint()))
-    elif kind == "question":
-        module = importlib.import_module(args["module"])
-        core = importlib.import_module("course_lib.grading.core")
-        question = getattr(module, args["class"])()
-        observed = core.observe_question(question, ns, args["timeout"])
-        _emit(dict(base, question=args["question"], observed=observed))
     else:
         raise ValueError(kind)
 

@@ -1,8 +1,9 @@
 """Launch an IPython kernel under resource limits: the kernel the batch grader runs submissions in.
 
-    python -m course_lib.grading._kernel -f CONNECTION_FILE
+    python -I -m course_lib.grading._kernel -f CONNECTION_FILE
 
-Limits come from the environment (the grader's kernelspec sets them):
+The grader starts it inside the submission's sandbox, whose launcher (``_sandbox.py``) has set the
+limits already.  Run by hand, it takes them from the environment:
 ``COURSE_LIB_GRADER_MEMORY_MB`` caps the address space (``RLIMIT_AS``), so a
 runaway allocation raises ``MemoryError`` in the notebook instead of taking
 the machine down; ``COURSE_LIB_GRADER_CPU_S`` caps CPU seconds (``RLIMIT_CPU``),

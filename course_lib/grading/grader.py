@@ -1,29 +1,45 @@
 """The batch grader: grade a folder of submitted exercise notebooks.
 
-    python -m course_lib.grading grade submissions/ --out report/
+    python -m course_lib.grading grade submissions/ --out report/ [--jobs N] [--sandbox auto|none]
 
-Every ``*.ipynb`` under ``submissions/`` (recursively) is graded in its own
-worker process (``_worker.py``) with a fresh kernel, several at a time.  The
-report folder gets ``grades.csv`` (one row per submission, one column per
-question, the total) and one JSON report per submission.  Whatever a
-submission does, the batch goes on: a worker that overruns its time is
-killed (with its kernel) and the submission gets a reason instead of a score.
+Every ``*.ipynb`` under ``submissions/`` (recursively) is graded by a worker process
+(``_worker.py``, several at a time), each submission in sandboxes of its own (``_sandbox.py``).
+As soon as a submission's result is known it is written, atomically, to
+``report/<submission>.json``, and ``report/grades.csv`` is rebuilt from the results that exist.
+Running the same command again after the grader was stopped (or killed) grades only what has no
+result yet (or whose file or settings changed).  Whatever a submission does, the batch goes on:
+a worker that overruns its time or dies is killed with everything it started, and the
+submission gets a reason instead of a score.
+
+Where bubblewrap cannot sandbox (``_sandbox.probe``), submissions are graded one at a time and
+a warning says that they run with the grader's rights.
 """
 
 import argparse
 import csv
+import hashlib
+import io
 import json
 import os
 import pathlib
+import queue
 import re
+import secrets
+import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
-from . import chapters
+from . import _sandbox, chapters
 
-__all__ = ["find_submissions", "grade_folder", "write_reports", "main"]
+__all__ = ["find_submissions", "grade_folder", "write_reports", "report_name", "main", "GRADER_VERSION"]
+
+GRADER_VERSION = 2            # part of every result's key: results of an older grader are regraded
+WORKER_MEMORY_MB = 3072       # address space of a worker (it never runs learner code; bounded messages)
+TMP_PREFIX = "clg-"
 
 
 def find_submissions(root):
@@ -31,27 +47,32 @@ def find_submissions(root):
     root = pathlib.Path(root)
     if root.is_file():
         return [root]
-    return sorted(p for p in root.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts and p.is_file())
+    return sorted(p for p in root.rglob("*.ipynb")
+                  if ".ipynb_checkpoints" not in p.parts and p.is_file() and not p.is_symlink())
 
 
-def _kill_tree(pid):
-    """Kill a process and all its descendants (the worker and the kernel it started)."""
-    try:
-        import psutil
-        proc = psutil.Process(pid)
-        family = proc.children(recursive=True) + [proc]
-    except Exception:  # noqa: BLE001 - psutil missing or process gone
-        family = []
-    for p in family:
-        try:
-            p.kill()
-        except Exception:  # noqa: BLE001
-            pass
-    if not family:
-        try:
-            os.kill(pid, 9)
-        except OSError:
-            pass
+def report_name(submission):
+    """The JSON file name of a submission's result: ``alice/05.ipynb`` -> ``alice__05.json``.
+
+    Different submissions never share a name: when the plain form could be ambiguous (characters
+    outside ``[A-Za-z0-9_.-]``, or ``__`` in the path), a short hash of the path is added.
+    """
+    stem = submission[:-len(".ipynb")] if submission.endswith(".ipynb") else submission
+    plain = stem.replace("/", "__")
+    if re.fullmatch(r"[A-Za-z0-9_.-]+", plain) and "__" not in stem and not plain.startswith(".") \
+            and plain.lower() != "grades":
+        return plain + ".json"
+    digest = hashlib.sha1(submission.encode("utf-8", "surrogateescape")).hexdigest()[:8]
+    return re.sub(r"[^\w.-]+", "_", plain).lstrip(".")[:120] + f"-{digest}.json"
+
+
+def _key(path, settings):
+    """What a result depends on: the file's bytes, the settings, the grader's version."""
+    h = hashlib.sha256()
+    h.update(pathlib.Path(path).read_bytes())
+    h.update(json.dumps(settings, sort_keys=True).encode())
+    h.update(str(GRADER_VERSION).encode())
+    return h.hexdigest()
 
 
 def _fallback(name, status, reason, seconds):
@@ -59,41 +80,67 @@ def _fallback(name, status, reason, seconds):
             "questions": [], "cells": [], "notes": [reason], "seconds": round(seconds, 2)}
 
 
+def _valid(report, name):
+    """Whether ``report`` (read back from a worker or from the report folder) is a well-formed result of ``name``."""
+    if not isinstance(report, dict) or report.get("submission") != name:
+        return False
+    if not isinstance(report.get("status"), str) or not isinstance(report.get("questions"), list):
+        return False
+    if not all(isinstance(report.get(k), int) for k in ("score", "max_score")):
+        return False
+    return all(isinstance(q, dict) and isinstance(q.get("question"), str) and isinstance(q.get("points"), int)
+               for q in report["questions"])
+
+
+# ---------------------------------------------------------------------------
+# Processes
+# ---------------------------------------------------------------------------
+
 class _Slot:
     """One worker process (``_worker.py --serve``) that grades submissions one after another.
 
-    If a submission overruns its deadline, or the worker dies, the worker and
-    everything it started (the kernel) are killed, the submission gets a
-    fallback report, and a new worker takes the next submission.
+    If a submission overruns its deadline, or the worker dies, the worker and everything it started
+    are killed, the submission gets a fallback report, and a new worker takes the next submission.
+    The worker's answer is read from a file in the grader's private folder, announced on the
+    worker's stdout with the job's random token (nothing else is accepted).
     """
 
-    def __init__(self, tmp):
+    def __init__(self, tmp, grader):
         self.tmp = pathlib.Path(tmp)
+        self.grader = grader
         self.proc = None
         self.lines = None
-        self.log = None
 
     def _start(self):
-        import queue
-        import threading
-        self.log = open(self.tmp / f"worker-{id(self)}-{time.monotonic_ns()}.log", "wb")
-        self.proc = subprocess.Popen([sys.executable, "-m", "course_lib.grading._worker", "--serve"],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.log,
-                                     text=True, encoding="utf-8")
+        env = dict(os.environ)
+        env.pop("COURSE_LIB_GRADER_SANDBOX", None)
+        self.proc = subprocess.Popen([sys.executable, "-m", "course_lib.grading._worker", "--serve",
+                                      "--worker-memory-mb", str(WORKER_MEMORY_MB), "--parent", str(os.getpid())],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                     text=True, encoding="utf-8", env=env, cwd=self.tmp)
+        self.grader.workers.add(self.proc.pid)
         self.lines = queue.Queue()
         out, lines = self.proc.stdout, self.lines
 
         def pump():
-            for line in out:
-                lines.put(line.strip())
+            try:
+                for line in out:
+                    lines.put(line.strip()[:200])
+            except (OSError, ValueError):
+                pass
             lines.put(None)
         threading.Thread(target=pump, daemon=True).start()
 
     def _stop(self, kill):
         if self.proc is None:
             return
+        pid = self.proc.pid
         if kill:
-            _kill_tree(self.proc.pid)
+            _sandbox.kill_descendants(pid)
+            try:
+                self.proc.kill()
+            except OSError:
+                pass
         else:
             try:
                 self.proc.stdin.close()
@@ -102,117 +149,304 @@ class _Slot:
         try:
             self.proc.wait(timeout=30)
         except subprocess.TimeoutExpired:
-            _kill_tree(self.proc.pid)
+            _sandbox.kill_descendants(pid)
+            self.proc.kill()
             self.proc.wait()
-        self.log.close()
+        self.grader.workers.discard(pid)
+        self.grader.reap_orphans()
         self.proc = None
 
     def grade(self, path, name, settings, deadline):
         """Grade one submission; always returns a report dict."""
-        import queue
         start = time.monotonic()
         if self.proc is None or self.proc.poll() is not None:
             self._stop(kill=True)
             self._start()
-        result = self.tmp / f"result-{time.monotonic_ns()}.json"
-        job = {"path": str(path), "result": str(result), "name": name, "settings": settings}
+        token = secrets.token_hex(16)
+        result = self.tmp / f"result-{token}.json"
+        job = {"path": str(path), "result": str(result), "name": name, "settings": settings, "token": token}
+        line = None
         try:
             self.proc.stdin.write(json.dumps(job) + "\n")
             self.proc.stdin.flush()
-            line = self.lines.get(timeout=deadline)
+            end = start + deadline
+            while True:
+                line = self.lines.get(timeout=max(0.01, end - time.monotonic()))
+                if line is None or line == f"DONE {token}":
+                    break
         except queue.Empty:
             self._stop(kill=True)
             return _fallback(name, "timeout", f"整个笔记本的批改超过 {deadline:.0f} 秒，被终止",
                              time.monotonic() - start)
         except OSError as e:
             line = f"worker died: {e}"
-        if line == "DONE" and result.exists():
+        try:
+            if line == f"DONE {token}":
+                report = json.loads(result.read_text(encoding="utf-8"))
+                if _valid(report, name):
+                    return report
+                line = "the worker's result is malformed"
+        except (OSError, ValueError) as e:
+            line = f"cannot read the worker's result: {e}"
+        finally:
             try:
-                return json.loads(result.read_text(encoding="utf-8"))
-            except ValueError:
+                result.unlink()
+            except OSError:
                 pass
         self._stop(kill=True)
-        return _fallback(name, "grader_error", f"批改程序出错：{line}", time.monotonic() - start)
+        return _fallback(name, "grader_error", f"批改程序出错：{line or '批改进程意外结束'}", time.monotonic() - start)
 
     def close(self):
         """Let the worker finish and exit."""
         self._stop(kill=False)
 
 
-def grade_folder(root, jobs=None, cell_timeout=30, question_timeout=10, memory_mb=2048, chapter=None,
-                 submission_timeout=None, progress=None):
-    """Grade every submission under ``root``; return the reports, in file order."""
-    import queue
-    import threading
-    root = pathlib.Path(root)
-    paths = find_submissions(root)
-    settings = {"cell_timeout": cell_timeout, "question_timeout": question_timeout, "memory_mb": memory_mb,
-                "chapter": chapter}
-    if submission_timeout is None:
-        submission_timeout = 120 + 4 * cell_timeout + 12 * question_timeout
-    names = [p.relative_to(root).as_posix() if root.is_dir() else p.name for p in paths]
-    jobs = max(1, min(len(paths), jobs or os.cpu_count() or 1))
-    reports = [None] * len(paths)
-    todo = queue.Queue()
-    for i in range(len(paths)):
-        todo.put(i)
-    lock = threading.Lock()
-    done = [0]
+class _Grader:
+    """What the slots share: the live workers (to tell orphans from workers) and a lock."""
 
-    def work(tmp):
-        slot = _Slot(tmp)
+    def __init__(self, reap=False):
+        self.workers = set()
+        self.lock = threading.Lock()
+        self.reap = reap
+
+    def reap_orphans(self):
+        """Kill descendants of the grader that belong to no live worker (a dead worker's leftovers).
+
+        Only where the grader is its own process (the command line): there, every descendant that is
+        not a worker is a leftover, since the grader is a subreaper.
+        """
+        if not self.reap:
+            return
+        with self.lock:
+            keep = set(self.workers)
+            for w in list(self.workers):
+                keep.update(_sandbox.descendants(w))
+            for pid in _sandbox.descendants():
+                if pid not in keep:
+                    try:
+                        os.kill(pid, signal.SIGKILL)
+                    except OSError:
+                        pass
+
+
+# ---------------------------------------------------------------------------
+# The report folder
+# ---------------------------------------------------------------------------
+
+def _atomic_write(path, data):
+    """Write ``data`` (bytes) to ``path`` so that readers see the old file or the new one, never a part."""
+    path = pathlib.Path(path)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
         try:
-            while True:
-                try:
-                    i = todo.get_nowait()
-                except queue.Empty:
-                    return
-                report = slot.grade(paths[i], names[i], settings, submission_timeout)
-                with lock:
-                    reports[i] = report
-                    done[0] += 1
-                    if progress:
-                        progress(f"[{done[0]}/{len(paths)}] {report['submission']}: {report['score']}/"
-                                 f"{report['max_score']} ({report['status']}, {report.get('seconds', 0):.1f} s)")
-        finally:
-            slot.close()
-
-    with tempfile.TemporaryDirectory(prefix="course_lib_grader_") as tmp:
-        threads = [threading.Thread(target=work, args=(tmp,)) for _ in range(jobs)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-    return reports
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
 
 
 def _natural(name):
     return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", name)]
 
 
-def _report_name(submission):
-    stem = submission[:-len(".ipynb")] if submission.endswith(".ipynb") else submission
-    return re.sub(r"[^\w.-]+", "__", stem) + ".json"
+def _cell_text(value):
+    """A CSV cell that a spreadsheet does not read as a formula."""
+    text = str(value)
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _csv_bytes(reports):
+    columns = sorted({q["question"] for r in reports for q in r.get("questions", [])}, key=_natural)
+    f = io.StringIO()
+    w = csv.writer(f)
+    w.writerow(["submission", "chapter", "status", *columns, "total", "max_total", "notes"])
+    for r in reports:
+        points = {q["question"]: q["points"] for q in r.get("questions", [])}
+        w.writerow([_cell_text(r["submission"]), r.get("chapter") or "", r["status"],
+                    *[points.get(c, "") for c in columns], r.get("score", 0), r.get("max_score", 0),
+                    _cell_text(" | ".join(str(n) for n in r.get("notes", []))[:500])])
+    return f.getvalue().encode("utf-8", "replace")
+
+
+def _json_bytes(report):
+    return (json.dumps(report, ensure_ascii=False, indent=1) + "\n").encode("utf-8", "replace")
+
+
+def write_report(report, out):
+    """Write one result (atomically) as ``out/<report_name>``."""
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    _atomic_write(out / report_name(report["submission"]), _json_bytes(report))
+
+
+def write_csv(reports, out):
+    """Rebuild ``out/grades.csv`` (atomically) from ``reports``; return its path."""
+    out = pathlib.Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / "grades.csv"
+    _atomic_write(path, _csv_bytes([r for r in reports if r is not None]))
+    return path
 
 
 def write_reports(reports, out):
     """Write ``grades.csv`` and one ``<submission>.json`` per report into folder ``out``; return the CSV path."""
-    out = pathlib.Path(out)
-    out.mkdir(parents=True, exist_ok=True)
-    columns = sorted({q["question"] for r in reports for q in r.get("questions", [])}, key=_natural)
-    csv_path = out / "grades.csv"
-    with open(csv_path, "w", newline="", encoding="utf-8") as f:
-        w = csv.writer(f)
-        w.writerow(["submission", "chapter", "status", *columns, "total", "max_total", "notes"])
-        for r in reports:
-            points = {q["question"]: q["points"] for q in r.get("questions", [])}
-            w.writerow([r["submission"], r.get("chapter") or "", r["status"],
-                        *[points.get(c, "") for c in columns], r.get("score", 0), r.get("max_score", 0),
-                        " | ".join(r.get("notes", []))[:500]])
     for r in reports:
-        (out / _report_name(r["submission"])).write_text(json.dumps(r, ensure_ascii=False, indent=1) + "\n",
-                                                          encoding="utf-8")
-    return csv_path
+        if r is not None:
+            write_report(r, out)
+    return write_csv(reports, out)
+
+
+def _clean_partial_writes(out):
+    """Remove the temporary files of writes that a killed grader did not finish."""
+    for p in pathlib.Path(out).glob(".*.tmp"):
+        if p.is_file():
+            try:
+                p.unlink()
+            except OSError:
+                pass
+
+
+def _previous(out, name, key):
+    """The result of ``name`` already in ``out`` for the same ``key``, or None."""
+    path = pathlib.Path(out) / report_name(name)
+    try:
+        report = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if _valid(report, name) and report.get("key") == key and report.get("status") != "grader_error":
+        return report
+    return None
+
+
+def _clean_stale_tmp():
+    """Remove the private folders and cgroups of graders that were killed (a dead process's pid in their name)."""
+    _sandbox.Cgroup.remove_stale()
+    base = pathlib.Path(tempfile.gettempdir())
+    for d in base.glob(TMP_PREFIX + "*"):
+        try:
+            pid = int((d / "grader.pid").read_text())
+        except (OSError, ValueError):
+            continue
+        try:
+            os.kill(pid, 0)
+            continue
+        except ProcessLookupError:
+            shutil.rmtree(d, ignore_errors=True)
+        except OSError:
+            continue
+
+
+# ---------------------------------------------------------------------------
+# Grading a folder
+# ---------------------------------------------------------------------------
+
+def grade_folder(root, jobs=None, cell_timeout=30, question_timeout=10, memory_mb=2048, chapter=None,
+                 submission_timeout=None, progress=None, out=None, sandbox="auto", warn=None, reap=False):
+    """Grade every submission under ``root``; return the reports, in file order.
+
+    With ``out``, each result is written there as soon as it is known, ``grades.csv`` is rebuilt
+    after each, and results already there (same file, same settings) are reused, not regraded.
+    ``sandbox="none"`` grades without namespaces (one submission at a time).  ``reap=True`` (the
+    command line) makes this process a subreaper that kills every leftover descendant.
+    """
+    root = pathlib.Path(root)
+    paths = find_submissions(root)
+    names = [p.relative_to(root).as_posix() if root.is_dir() else p.name for p in paths]
+    mode, why = _sandbox.probe(sandbox)
+    if mode is None:
+        message = (f"warning: no sandbox: {why}. Submissions are graded one at a time and run with this user's "
+                   "rights (they can read and change your files). Install bubblewrap to sandbox them.")
+        (warn or (lambda m: print(m, file=sys.stderr, flush=True)))(message)
+        jobs = 1
+    settings = {"cell_timeout": cell_timeout, "question_timeout": question_timeout, "memory_mb": memory_mb,
+                "chapter": chapter}
+    if submission_timeout is None:
+        submission_timeout = 120 + 4 * cell_timeout + 12 * question_timeout
+    reports = [None] * len(paths)
+    keys = [None] * len(paths)
+    todo = queue.Queue()
+    if out is not None:
+        pathlib.Path(out).mkdir(parents=True, exist_ok=True)
+        _clean_partial_writes(out)
+    for i, path in enumerate(paths):
+        try:
+            keys[i] = _key(path, dict(settings, sandbox=mode or "none"))
+        except OSError:
+            keys[i] = None
+        if out is not None and keys[i] is not None:
+            reports[i] = _previous(out, names[i], keys[i])
+        if reports[i] is None:
+            todo.put(i)
+    reused = len(paths) - todo.qsize()
+    if progress and reused:
+        progress(f"{reused} submissions already graded in {out}: kept")
+    jobs = max(1, min(todo.qsize() or 1, jobs or os.cpu_count() or 1))
+    lock = threading.Lock()
+    done = [reused]
+    grader = _Grader(reap)
+    if reap:
+        _sandbox._prctl(_sandbox.PR_SET_CHILD_SUBREAPER, 1)
+    _clean_stale_tmp()
+    tmp = tempfile.mkdtemp(prefix=TMP_PREFIX)
+    (pathlib.Path(tmp) / "grader.pid").write_text(str(os.getpid()))
+    view = _sandbox.build_view(os.path.join(tmp, "view")) if mode else None
+    job_settings = dict(settings, sandbox=mode, view=view, tmp=tmp, owner=os.getpid())
+
+    def finish(i, report):
+        report["key"] = keys[i]
+        with lock:
+            reports[i] = report
+            done[0] += 1
+            if out is not None:
+                try:
+                    write_report(report, out)
+                    write_csv(reports, out)
+                except OSError as e:
+                    print(f"cannot write the report of {names[i]}: {e}", file=sys.stderr, flush=True)
+            if progress:
+                progress(f"[{done[0]}/{len(paths)}] {report['submission']}: {report['score']}/"
+                         f"{report['max_score']} ({report['status']}, {report.get('seconds', 0):.1f} s)")
+
+    def work():
+        slot = _Slot(tmp, grader)
+        try:
+            while True:
+                try:
+                    i = todo.get_nowait()
+                except queue.Empty:
+                    return
+                try:
+                    os.makedirs(tmp, exist_ok=True)
+                    report = slot.grade(paths[i], names[i], job_settings, submission_timeout)
+                except Exception as e:  # noqa: BLE001 - one submission must not stop the batch
+                    report = _fallback(names[i], "grader_error", f"批改程序出错：{type(e).__name__}: {e}", 0)
+                finish(i, report)
+        finally:
+            slot.close()
+
+    try:
+        threads = [threading.Thread(target=work, daemon=True) for _ in range(jobs)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            while t.is_alive():
+                t.join(0.5)
+    finally:
+        if reap:
+            _sandbox.kill_descendants()
+        _sandbox.Cgroup.remove_stale(owner=os.getpid())   # those of workers that were killed
+        shutil.rmtree(tmp, ignore_errors=True)
+    if out is not None:
+        # every result again, from memory: without a sandbox, a submission could have changed the files
+        write_reports(reports, out)
+    return reports
 
 
 def main(argv=None):
@@ -225,10 +459,13 @@ def main(argv=None):
     g.add_argument("--jobs", type=int, default=None, help="submissions graded at once (default: CPU count)")
     g.add_argument("--cell-timeout", type=float, default=30, help="seconds per notebook cell (default 30)")
     g.add_argument("--question-timeout", type=float, default=10, help="seconds for one question's tests (default 10)")
-    g.add_argument("--memory-mb", type=int, default=2048, help="memory limit of a submission's kernel (default 2048)")
+    g.add_argument("--memory-mb", type=int, default=2048,
+                   help="memory limit of a submission's processes, MB (default 2048)")
     g.add_argument("--submission-timeout", type=float, default=None,
                    help="seconds for a whole submission before its worker is killed")
     g.add_argument("--chapter", help="grade every submission as this chapter (stem or number)")
+    g.add_argument("--sandbox", choices=["auto", "none"], default="auto",
+                   help="auto: bubblewrap where it works, else one at a time without it; none: never")
     args = ap.parse_args(argv)
     root = pathlib.Path(args.submissions)
     if not root.exists():
@@ -240,11 +477,23 @@ def main(argv=None):
     if not find_submissions(root):
         print(f"no *.ipynb found under {root}", file=sys.stderr)
         return 1
+    out = pathlib.Path(args.out).resolve()
+    if root.is_dir() and (out == root.resolve() or root.resolve() in out.parents):
+        print("--out must not be inside the submissions folder", file=sys.stderr)
+        return 2
+
+    def stop(signum, frame):
+        raise KeyboardInterrupt
+    signal.signal(signal.SIGTERM, stop)
     start = time.monotonic()
-    reports = grade_folder(root, args.jobs, args.cell_timeout, args.question_timeout, args.memory_mb,
-                           args.chapter, args.submission_timeout, progress=lambda s: print(s, flush=True))
-    csv_path = write_reports(reports, args.out)
-    print(f"graded {len(reports)} submissions in {time.monotonic() - start:.1f} s; wrote {csv_path}")
+    try:
+        reports = grade_folder(root, args.jobs, args.cell_timeout, args.question_timeout, args.memory_mb,
+                               args.chapter, args.submission_timeout, progress=lambda s: print(s, flush=True),
+                               out=out, sandbox=args.sandbox, reap=True)
+    except KeyboardInterrupt:
+        print(f"stopped; the results so far are in {out} (run the same command again to finish)", file=sys.stderr)
+        return 130
+    print(f"graded {len(reports)} submissions in {time.monotonic() - start:.1f} s; wrote {out / 'grades.csv'}")
     return 0
 
 
