@@ -129,6 +129,7 @@ def main(argv=None):
     sections = stage(src)
     shutil.rmtree(out, ignore_errors=True)
     sphinx(src, out, args.strict)
+    shutil.rmtree(out / "_sources", ignore_errors=True)      # empty: html_copy_source is off
     chars = site_characters(out)
     size = subset_font(out, chars)
     n = sum(len(files) for _, files in sections)

@@ -52,6 +52,9 @@ html_theme_options = {
 
 # the search index: Chinese words cut with jieba (sphinx.search.zh)
 html_search_language = "zh"
+# the result snippets would be fetched with fetch(), which a page opened from disk (file://) may not do:
+# every result would log an error.  Titles and section names are shown without it.
+html_show_search_summary = False
 
 # Furo's UI strings that Sphinx's zh_CN catalog lacks ("Next", "On this page", ...)
 locale_dirs = [str(pathlib.Path(__file__).resolve().parent / "locale")]   # Sphinx reads it relative to the sources otherwise
@@ -64,3 +67,13 @@ try:                                     # jieba prints its dictionary loading a
     jieba.setLogLevel(logging.WARNING)
 except ImportError:
     pass
+
+
+def setup(app):
+    # Sphinx 9.0's Chinese search ships the English stemmer (for the Latin words in Chinese text) but
+    # names it "ChineseStemmer" in language_data.js, an undefined name that breaks search.html; name
+    # the class that the file defines.  Harmless where Sphinx already gets it right.
+    from sphinx.search import zh
+    if zh.SearchChinese.js_stemmer_rawcode == "english-stemmer.js":
+        zh.SearchChinese.language_name = "English"
+    return {"parallel_read_safe": True}

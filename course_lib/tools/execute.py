@@ -28,6 +28,7 @@ def execute_notebook(path, timeout=600):
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
                             store_widget_state=False, resources={"metadata": {"path": str(path.parent)}})
     client.execute()
+    nb.metadata.pop("widgets", None)                     # state saved by an earlier run or by JupyterLab
     for cell in nb.cells:
         cell_outputs = cell.get("outputs")
         if cell_outputs:

@@ -540,7 +540,7 @@ def draw_graph(target, ax=None, title=None, width=None):
         target: a :class:`Graph`, a :class:`BackwardStepper` or a Tensor.
         ax: an Axes to draw into (a new Figure otherwise).
         title: a title; by default the stepper's description.
-        width: figure width in inches (default: grows with the graph).
+        width: figure width in inches (default: grows with the graph, at most 8 inches = 800 px).
 
     Arrows point the way ``next_functions`` point, which is the way the
     gradients flow.  Each function node lists the shapes it saved for
@@ -563,7 +563,7 @@ def draw_graph(target, ax=None, title=None, width=None):
     n_cols = max(xs) - min(xs) + 1
     n_rows = max(ys) - min(ys) + 1
     if ax is None:
-        w = width or min(14.0, max(6.0, 2.1 * n_cols))
+        w = width or min(8.0, max(6.0, 2.1 * n_cols))     # at most 800 px: full size on a 1280 px page
         fig = Figure(figsize=(w, 1.0 * n_rows + 1.3), dpi=100)
         ax = fig.add_subplot()
     else:

@@ -155,7 +155,7 @@ def _cell_colors(touched):
 
 def _draw_storage(ax, y, values, touched, title, changed=(), per_row=None):
     """Draw storage cells from height ``y`` downwards; returns the y below the drawing."""
-    per_row = per_row or (len(values) if len(values) <= 16 else 12) or 1
+    per_row = per_row or (len(values) if len(values) <= 14 else 12) or 1   # at most 800 px wide
     ax.text(0, y, title, fontsize=11, va="top", ha="left")
     y -= 0.55
     if not values:
