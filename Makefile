@@ -42,7 +42,7 @@ test: $(STAMP) lint check-exercises
 	$(BIN)/python -m pytest -q tests notebooks solutions --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 
 lint: $(STAMP)
-	$(BIN)/ruff check course_lib tests benchmarks
+	$(BIN)/ruff check course_lib tests benchmarks website
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q tests

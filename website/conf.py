@@ -57,7 +57,8 @@ html_search_language = "zh"
 html_show_search_summary = False
 
 # Furo's UI strings that Sphinx's zh_CN catalog lacks ("Next", "On this page", ...)
-locale_dirs = [str(pathlib.Path(__file__).resolve().parent / "locale")]   # Sphinx reads it relative to the sources otherwise
+# (an absolute path: Sphinx would read a relative one against the staged sources)
+locale_dirs = [str(pathlib.Path(__file__).resolve().parent / "locale")]
 html_show_sphinx = False
 
 try:                                     # jieba prints its dictionary loading at DEBUG level

@@ -250,6 +250,7 @@ class DescentWidget:
         track = w.Layout(flex="1 1 260px", min_width="200px", max_width="640px")
         label = w.Layout(width="auto", flex="0 0 auto", margin="2px 8px 2px 0")
         number = w.Layout(width="100px", flex="0 0 auto", margin="2px 0")
+        name = w.Layout(width="6.5em", flex="0 0 auto", margin="2px 8px 2px 0")     # both tracks start at one x
         row = w.Layout(flex_flow="row wrap", align_items="center", width="100%")
         self.lr_slider = w.FloatLogSlider(value=lr, base=10, min=-3, max=-0.5, step=0.05, readout=False,
                                           continuous_update=False, layout=track)
@@ -276,12 +277,14 @@ class DescentWidget:
         self.epochs_slider.observe(self._changed, names="value")
         self.lr_box.observe(self._typed, names="value")
         self.epochs_box.observe(self._typed, names="value")
+        def typed(box):             # the label and its box wrap to the next line together
+            return w.HBox([w.Label("或输入：", layout=label), box],
+                          layout=w.Layout(flex="0 0 auto", align_items="center", margin="0 0 0 8px"))
+
         self.box = w.VBox([
             w.HBox(self.preset_buttons, layout=row),
-            w.HBox([w.Label("学习率 lr", layout=label), self.lr_slider,
-                    w.Label("或输入：", layout=label), self.lr_box], layout=row),
-            w.HBox([w.Label("轮数 epochs", layout=label), self.epochs_slider,
-                    w.Label("或输入：", layout=label), self.epochs_box], layout=row),
+            w.HBox([w.Label("学习率 lr", layout=name), self.lr_slider, typed(self.lr_box)], layout=row),
+            w.HBox([w.Label("轮数 epochs", layout=name), self.epochs_slider, typed(self.epochs_box)], layout=row),
             self.status, pictures.framed(self.image)], layout=w.Layout(width="100%"))
         self.box.add_class("cl-descent")
         self.update()
