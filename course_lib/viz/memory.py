@@ -195,23 +195,28 @@ def _draw_logical(ax, y, t, touched, title):
     flat = t.detach().reshape(-1).tolist() if t.numel() else []
     colors = _cell_colors(touched)
     label_w = 0 if len(shape) <= 2 else 1.2
+    # a row longer than 14 elements continues on the next line, 12 a line (the picture stays <= 800 px)
+    per_line = max(1, cols) if cols <= 14 else 12
+    lines_per_row = max(1, -(-cols // per_line))
+    line = 0
     for r, prefix in enumerate(index_rows):
-        y0 = y - 1 - r * 1.1
         if label_w:
-            ax.text(label_w - 0.1, y0 + 0.46, "[" + ", ".join(map(str, prefix)) + ", :]", ha="right",
+            ax.text(label_w - 0.1, y - 1 - line * 1.1 + 0.46, "[" + ", ".join(map(str, prefix)) + ", :]", ha="right",
                     va="center", fontsize=9, color=_GRAY)
         for c in range(cols):
             k = r * cols + c
-            x0 = label_w + c
+            x0 = label_w + c % per_line
+            y0 = y - 1 - (line + c // per_line) * 1.1
             ax.add_patch(Rectangle((x0 + 0.04, y0), 0.92, 0.92, facecolor=colors[touched[k]],
                                    edgecolor="#333333", linewidth=1.2))
             ax.text(x0 + 0.5, y0 + 0.58, _fmt(flat[k]), ha="center", va="center", fontsize=10)
             ax.text(x0 + 0.5, y0 + 0.2, f"存储[{touched[k]}]", ha="center", va="center", fontsize=8,
                     color="#333333")
+        line += lines_per_row
     if not t.numel():
         ax.text(0, y - 0.5, "（空张量，不读任何存储单元）", fontsize=10, va="top", color=_GRAY)
         return y - 1.2, 4
-    return y - len(index_rows) * 1.1 - 0.35, label_w + cols
+    return y - line * 1.1 - 0.35, label_w + min(cols, per_line)
 
 
 def memory_figure(base, view=None, name="x", view_name="y", changed=(), title=None):
