@@ -21,6 +21,7 @@ import html.parser
 import json
 import pathlib
 import re
+import shutil
 import sys
 
 import pytest
@@ -51,6 +52,7 @@ def _ids(items):
 def built_site():
     if not (SITE / "index.html").exists():
         pytest.fail("no _build/site/index.html: run make site (make test-e2e does)")
+    shutil.rmtree(ARTIFACTS, ignore_errors=True)           # this run's screenshots only
 
 
 # ---------------------------------------------------------------------------
@@ -158,16 +160,14 @@ def test_widget_cells_are_among_the_pictures():
 # ---------------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def site_browser(tmp_path_factory):
-    """Chromium with an empty XDG data folder: no CJK font but what the site brings."""
-    from playwright.sync_api import sync_playwright
+def site_browser(browser, tmp_path_factory):
+    """A second Chromium (from the session's Playwright) with an empty XDG data folder: no CJK font but the site's."""
     home = tmp_path_factory.mktemp("site-browser")
     env = {"HOME": str(home), "XDG_DATA_HOME": str(home / "data"), "XDG_CACHE_HOME": str(home / "cache"),
            "XDG_CONFIG_HOME": str(home / "config"), "PATH": "/usr/bin:/bin"}
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=_chromium_path(), args=CHROMIUM_ARGS, env=env)
-        yield browser
-        browser.close()
+    plain = browser.browser_type.launch(executable_path=_chromium_path(), args=CHROMIUM_ARGS, env=env)
+    yield plain
+    plain.close()
 
 
 class OfflinePage:
