@@ -9,9 +9,10 @@ PORT   ?= 8888
 # The learner needs the `lab` extra; the tests also need `test` and `torch` (the reference).
 LAB_STAMP  := $(VENV)/.stamp-lab
 TEST_STAMP := $(VENV)/.stamp-test
+SITE_STAMP := $(VENV)/.stamp-site
 STAMP      := $(TEST_STAMP)
 
-.PHONY: setup lab test lint unit nbval check-exercises exercises notebooks bench grade fuzz test-e2e clean
+.PHONY: setup lab test lint unit nbval check-exercises exercises notebooks bench grade fuzz test-e2e site test-site clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,6 +26,10 @@ $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[lab,test,torch]'
 	@touch $@ $(LAB_STAMP)
 
+$(SITE_STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[lab,site]'
+	@touch $@
+
 setup: $(TEST_STAMP)
 
 # Jupyter refuses to run as root unless told to (containers, WSL and Codespaces often run as root)
@@ -37,7 +42,7 @@ test: $(STAMP) lint check-exercises
 	$(BIN)/python -m pytest -q tests notebooks solutions --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
 
 lint: $(STAMP)
-	$(BIN)/ruff check course_lib tests benchmarks
+	$(BIN)/ruff check course_lib tests benchmarks website
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q tests
@@ -73,10 +78,18 @@ fuzz: $(STAMP)
 
 # end-to-end: JupyterLab + Notebook 7 in Debian's Chromium (apt-get install -y chromium), driven by Playwright;
 # screenshots of every widget land in artifacts/e2e/ (failures: artifacts/e2e/failures/)
-test-e2e: $(STAMP)
+test-e2e: $(STAMP) site
 	@command -v chromium >/dev/null 2>&1 || [ -n "$$E2E_CHROMIUM" ] || \
 		{ echo "make test-e2e needs Chromium: apt-get install -y chromium (or set E2E_CHROMIUM)"; exit 1; }
 	$(BIN)/python -m pytest -q tests/e2e --e2e -p no:cacheprovider
 
+# the static website, from the committed notebooks (nothing is executed): _build/site/index.html
+# (Sphinx + MyST-NB + Furo, see website/README.md); test-site checks it in Chromium, offline
+site: $(SITE_STAMP)
+	$(BIN)/python website/build.py
+
+test-site: $(STAMP) site
+	$(BIN)/python -m pytest -q tests/e2e/test_site.py --e2e -p no:cacheprovider
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache _build

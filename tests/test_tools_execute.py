@@ -55,3 +55,28 @@ def test_different_widgets_keep_their_new_ids(tmp_path):
     before = path.read_text(encoding="utf-8")
     _reuse_widget_ids(path, _widget_ids(old), _widget_ids(new))
     assert path.read_text(encoding="utf-8") == before
+
+
+def test_without_saved_state_a_rerun_keeps_the_view_ids(tmp_path):
+    old = _widget_notebook("f" * 32, "e" * 32)
+    new = _widget_notebook("1" * 32, "2" * 32)
+    for nb in (old, new):
+        del nb.metadata["widgets"]
+    assert _widget_ids(new) == [("1" * 32, None)]
+    path = tmp_path / "nb.ipynb"
+    nbformat.write(new, path)
+    _reuse_widget_ids(path, _widget_ids(old), _widget_ids(new))
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    assert saved["cells"][0]["outputs"][0]["data"][VIEW]["model_id"] == "f" * 32
+    assert "widgets" not in saved["metadata"]
+
+
+def test_committed_notebooks_carry_no_widget_state():
+    """nbconvert, nbviewer and GitHub show a saved widget view (blank without a kernel) when the notebook carries
+    widget state, and the widget's PNG when it does not."""
+    import pathlib
+    root = pathlib.Path(__file__).resolve().parents[1]
+    carrying = [str(p.relative_to(root)) for folder in ("notebooks", "solutions", "exercises")
+                for p in sorted((root / folder).glob("*.ipynb"))
+                if STATE in json.loads(p.read_text(encoding="utf-8"))["metadata"].get("widgets", {})]
+    assert carrying == []

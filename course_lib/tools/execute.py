@@ -23,9 +23,12 @@ def execute_notebook(path, timeout=600):
     path = pathlib.Path(path)
     nb = nbformat.read(path, as_version=4)
     old_ids = _widget_ids(nb)
+    # No widget state in the saved file: with it, nbconvert, nbviewer and GitHub pick the widget view
+    # (blank without a kernel or a CDN) over the PNG each course widget leaves beside it.
     client = NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False,
-                            resources={"metadata": {"path": str(path.parent)}})
+                            store_widget_state=False, resources={"metadata": {"path": str(path.parent)}})
     client.execute()
+    nb.metadata.pop("widgets", None)                     # state saved by an earlier run or by JupyterLab
     for cell in nb.cells:
         cell_outputs = cell.get("outputs")
         if cell_outputs:
@@ -42,9 +45,13 @@ def _widget_ids(nb):
     """The widget model ids in a fixed order: as displayed, then depth-first through their references.
 
     Returns ``[(model_id, model_name), ...]``, or ``None`` when some saved model is not reached
-    (then no order is reliable).
+    (then no order is reliable).  A notebook without saved widget state (what ``execute_notebook``
+    writes) gives the displayed views' ids in order, with model name ``None``.
     """
     state = nb.metadata.get("widgets", {}).get(_WIDGET_STATE, {}).get("state", {})
+    if not state:
+        return [(out["data"][_WIDGET_VIEW]["model_id"], None) for cell in nb.cells for out in cell.get("outputs", [])
+                if out.get("data", {}).get(_WIDGET_VIEW, {}).get("model_id")]
     order, seen = [], set()
 
     def refs(value):

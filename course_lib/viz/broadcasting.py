@@ -21,6 +21,7 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from . import pictures
 from .fonts import use_chinese_font
 from .memory import displayable, figure_png
 
@@ -317,18 +318,19 @@ class BroadcastExplorer(widgets.VBox):
 
     def __init__(self, a="(3, 1)", b="(2,)"):
         self.rows, self.result_shape, self.error, self.static_png = [], None, None, b""
-        box = widgets.Layout(width="160px")
-        label = widgets.Layout(width="auto", margin="0 6px 0 12px")
+        box = widgets.Layout(width="160px", flex="0 1 auto", margin="2px 16px 2px 0")
+        label = widgets.Layout(width="auto", flex="0 0 auto", margin="2px 6px 2px 0")   # labels never shrink
         self.shape_a = widgets.Text(value=a, continuous_update=False, layout=box, placeholder="例如 (3, 1)")
         self.shape_b = widgets.Text(value=b, continuous_update=False, layout=box, placeholder="例如 (2,)")
         self.table = widgets.HTML()
         self.result_label = widgets.HTML()
-        # natural size (a VBox would stretch the picture to the full width: upscaled, blurry), shrinking if narrow
-        self.image = widgets.Image(format="png", layout=widgets.Layout(align_self="flex-start", max_width="100%",
-                                                                   height="auto"))
+        self.image = pictures.picture("cl-broadcast-image")
+        self._frame = pictures.framed(self.image)
         inputs = widgets.HBox([widgets.Label("a 的形状：", layout=label), self.shape_a,
-                               widgets.Label("b 的形状：", layout=label), self.shape_b])
-        super().__init__([inputs, self.table, self.result_label, self.image], layout=widgets.Layout(width="100%"))
+                               widgets.Label("b 的形状：", layout=label), self.shape_b,
+                               widgets.Label("（输入后按回车）", layout=label)],
+                              layout=widgets.Layout(flex_flow="row wrap", align_items="center", width="100%"))
+        super().__init__([inputs, self.table, self.result_label, self._frame], layout=widgets.Layout(width="100%"))
         self.add_class("cl-broadcast")
         self.shape_a.add_class("cl-broadcast-a")
         self.shape_b.add_class("cl-broadcast-b")
@@ -353,7 +355,7 @@ class BroadcastExplorer(widgets.VBox):
             self.rows, self.result_shape, self.error = [], None, str(e)
             self.table.value = ""
             self.result_label.value = f"<div style='color:#b00020'>{_html(self.error)}</div>"
-            self._show_image(b"")
+            self._show_image(None)
             self.static_png = b""
             return
         self.rows = broadcast_table(a, b)
@@ -366,12 +368,15 @@ class BroadcastExplorer(widgets.VBox):
         else:
             self.result_label.value = (f"<div style='color:#b00020'>无法广播，<code>a + b</code> 报错：<br>"
                                        f"<code style='white-space:pre-wrap'>{_html(self.error)}</code></div>")
-        self._show_image(figure_png(broadcast_figure(a, b)) if can_draw(a, b) else b"")
+        self._show_image(broadcast_figure(a, b) if can_draw(a, b) else None)
         self.static_png = figure_png(explorer_figure(a, b))
 
-    def _show_image(self, png):
-        self.image.value = png
-        self.image.layout.display = None if png else "none"
+    def _show_image(self, fig):
+        if fig is None:
+            pictures.clear(self.image)
+        else:
+            pictures.show(self.image, fig)
+        self.image.layout.display = self._frame.layout.display = None if fig is not None else "none"
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)

@@ -25,6 +25,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from . import pictures
+
 __all__ = ["CHAPTER_X", "CHAPTER_Y", "PRESETS", "FitResult", "fit_line", "critical_lr", "draw_fit",
            "DescentWidget"]
 
@@ -172,7 +174,7 @@ def draw_fit(results, fig=None):
     if isinstance(results, FitResult):
         results = [results]
     if fig is None:
-        fig = Figure(figsize=(10, 4), dpi=100)
+        fig = Figure(figsize=(8, 3.6), dpi=100)
     ax_loss, ax_path = fig.subplots(1, 2)
     colors = ["#c0392b", "#2471a3", "#229954", "#b9770e"]
     for r, color in zip(results, colors * 4):
@@ -243,28 +245,47 @@ class DescentWidget:
     def __init__(self, lr=0.01, epochs=100, x=CHAPTER_X, y=CHAPTER_Y):
         import ipywidgets as w
         self.x, self.y = tuple(x), tuple(y)
-        self.lr_slider = w.FloatLogSlider(value=lr, base=10, min=-3, max=-0.5, step=0.01, description="学习率 lr",
-                                          readout_format=".3g", continuous_update=False)
-        self.epochs_slider = w.IntSlider(value=epochs, min=10, max=2000, step=10, description="轮数",
-                                         continuous_update=False)
+        # Long tracks (they fill the row) and coarse enough steps that a drag lands on the presets:
+        # lr = 10 ** k with k in -3, -2.95, ..., -0.5 (0.01 and 0.1 among them), epochs in steps of 50.
+        track = w.Layout(flex="1 1 260px", min_width="200px", max_width="640px")
+        label = w.Layout(width="auto", flex="0 0 auto", margin="2px 8px 2px 0")
+        number = w.Layout(width="100px", flex="0 0 auto", margin="2px 0")
+        name = w.Layout(width="6.5em", flex="0 0 auto", margin="2px 8px 2px 0")     # both tracks start at one x
+        row = w.Layout(flex_flow="row wrap", align_items="center", width="100%")
+        self.lr_slider = w.FloatLogSlider(value=lr, base=10, min=-3, max=-0.5, step=0.05, readout=False,
+                                          continuous_update=False, layout=track)
+        self.epochs_slider = w.IntSlider(value=epochs, min=50, max=2000, step=50, readout=False,
+                                         continuous_update=False, layout=track)
+        # the typed-value boxes, labelled as such (the slider's own readout box would not say it takes input)
+        self.lr_box = w.BoundedFloatText(value=lr, min=10 ** -3, max=10 ** -0.5, step=0.001, layout=number)
+        self.epochs_box = w.BoundedIntText(value=epochs, min=50, max=2000, step=50, layout=number)
         self.lr_slider.add_class("cl-descent-lr")
         self.epochs_slider.add_class("cl-descent-epochs")
+        self.lr_box.add_class("cl-descent-lr-box")
+        self.epochs_box.add_class("cl-descent-epochs-box")
         self.preset_buttons = []
-        for label, p_lr, p_epochs in PRESETS:
-            b = w.Button(description=label, layout=w.Layout(width="auto"))
+        for label_text, p_lr, p_epochs in PRESETS:
+            b = w.Button(description=label_text, layout=w.Layout(width="auto", flex="0 0 auto", margin="2px 8px 2px 0"))
             b.add_class("cl-descent-preset")
             b.on_click(lambda _, p_lr=p_lr, p_epochs=p_epochs: self.set(p_lr, p_epochs))
             self.preset_buttons.append(b)
-        # natural size (a VBox would stretch the picture to the full width: upscaled, blurry), shrinking if narrow
-        self.image = w.Image(format="png", layout=w.Layout(align_self="flex-start", max_width="100%", height="auto"))
-        self.image.add_class("cl-descent-image")
+        self.image = pictures.picture("cl-descent-image")
         self.status = w.HTML()
         self.status.add_class("cl-descent-status")
         self._holding = False
         self.lr_slider.observe(self._changed, names="value")
         self.epochs_slider.observe(self._changed, names="value")
-        self.box = w.VBox([w.HBox(self.preset_buttons), w.HBox([self.lr_slider, self.epochs_slider]),
-                           self.status, self.image])
+        self.lr_box.observe(self._typed, names="value")
+        self.epochs_box.observe(self._typed, names="value")
+        def typed(box):             # the label and its box wrap to the next line together
+            return w.HBox([w.Label("或输入：", layout=label), box],
+                          layout=w.Layout(flex="0 0 auto", align_items="center", margin="0 0 0 8px"))
+
+        self.box = w.VBox([
+            w.HBox(self.preset_buttons, layout=row),
+            w.HBox([w.Label("学习率 lr", layout=name), self.lr_slider, typed(self.lr_box)], layout=row),
+            w.HBox([w.Label("轮数 epochs", layout=name), self.epochs_slider, typed(self.epochs_box)], layout=row),
+            self.status, pictures.framed(self.image)], layout=w.Layout(width="100%"))
         self.box.add_class("cl-descent")
         self.update()
 
@@ -282,12 +303,22 @@ class DescentWidget:
         if not self._holding:
             self.update()
 
+    def _typed(self, _change):
+        """A number typed into a box: move the slider there (it keeps the exact value) and redraw."""
+        if not self._holding:
+            self.set(self.lr_box.value, self.epochs_box.value)
+
     def update(self):
         """Rerun the fit with the controls' values and redraw."""
         import html
         self.result = fit_line(self.lr_slider.value, self.epochs_slider.value, self.x, self.y)
-        self.png = _png(draw_fit(self.result))
-        self.image.value = self.png
+        self._holding = True
+        try:                            # the boxes show the values in use, rounded as the status line shows them
+            self.lr_box.value = float(f"{self.lr_slider.value:.3g}")
+            self.epochs_box.value = self.epochs_slider.value
+        finally:
+            self._holding = False
+        self.png = pictures.show(self.image, draw_fit(self.result))
         self.status.value = f"<b>{html.escape(self.result.summary())}</b>"
 
     def _repr_mimebundle_(self, **kwargs):

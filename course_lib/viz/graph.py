@@ -39,11 +39,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import course_lib as _torch
+
+from ..autograd.api import _initial_grads
 from ..core import graph as _function
-from ..core import tensor as _tensor
 from ..core.backend import to_numpy
 from ..core.engine import run_backward
 from ..core.layout import sum_to
+from . import pictures
 
 __all__ = ["GraphNode", "GraphEdge", "Graph", "Step", "graph_of", "BackwardStepper", "draw_graph",
            "GraphWidget", "format_grad"]
@@ -149,7 +152,7 @@ def _caller_names(depth=2):
         found = {}
         for scope in (frame.f_locals, frame.f_globals):
             for k, v in list(scope.items()):
-                if isinstance(v, _tensor.Tensor) and not k.startswith("_") and id(v) not in found:
+                if isinstance(v, _torch.Tensor) and not k.startswith("_") and id(v) not in found:
                     found[id(v)] = k
         return found
     finally:
@@ -190,7 +193,7 @@ def _shape_text(shape):
 
 
 def _build(tensor, table, with_saved=True):
-    if not isinstance(tensor, _tensor.Tensor):
+    if not isinstance(tensor, _torch.Tensor):
         raise TypeError(f"要画计算图，需要传入一个张量（Tensor），例如 graph_of(loss)；"
                         f"得到的是 {type(tensor).__name__}")
     if tensor.grad_fn is None and not tensor.requires_grad:
@@ -258,7 +261,7 @@ def _add_saved(fn, nid, nodes, edges, new_id):
     for k, v in enumerate(values):
         if v is None:
             continue
-        if isinstance(v, _tensor.Tensor):
+        if isinstance(v, _torch.Tensor):
             shape = tuple(v.shape)
         elif hasattr(v, "shape") and hasattr(v, "dtype"):
             shape = tuple(v.shape)
@@ -345,7 +348,6 @@ class BackwardStepper:
         return self._steps
 
     def _record(self):
-        from ..autograd.api import _initial_grads
         seeds = _initial_grads((self.output,), None if self.gradient is None else (self.gradient,))
         start = to_numpy(seeds[0]).copy()
         root_edge = self._edges_from["out"][0]
@@ -481,7 +483,7 @@ def format_grad(array, full=False):
     """A gradient as PyTorch prints it: ``[4., 6.]`` and ``1.`` (``tensor([4., 6.])`` with ``full``), or ``None``."""
     if array is None:
         return "None"
-    text = repr(_tensor.wrap(np.asarray(array)))
+    text = repr(_torch.from_numpy(np.array(array)))
     if full:
         return text
     if text.startswith("tensor(") and text.endswith(")"):
@@ -538,7 +540,7 @@ def draw_graph(target, ax=None, title=None, width=None):
         target: a :class:`Graph`, a :class:`BackwardStepper` or a Tensor.
         ax: an Axes to draw into (a new Figure otherwise).
         title: a title; by default the stepper's description.
-        width: figure width in inches (default: grows with the graph).
+        width: figure width in inches (default: grows with the graph, at most 8 inches = 800 px).
 
     Arrows point the way ``next_functions`` point, which is the way the
     gradients flow.  Each function node lists the shapes it saved for
@@ -552,7 +554,7 @@ def draw_graph(target, ax=None, title=None, width=None):
     from . import use_chinese_font
     use_chinese_font()
     stepper = target if isinstance(target, BackwardStepper) else None
-    if isinstance(target, _tensor.Tensor):
+    if isinstance(target, _torch.Tensor):
         target = _build(target, _caller_names())
     graph = stepper.graph if stepper else target
     pos, routes = layout(graph)
@@ -561,7 +563,7 @@ def draw_graph(target, ax=None, title=None, width=None):
     n_cols = max(xs) - min(xs) + 1
     n_rows = max(ys) - min(ys) + 1
     if ax is None:
-        w = width or min(14.0, max(6.0, 2.1 * n_cols))
+        w = width or min(8.0, max(6.0, 2.1 * n_cols))     # at most 800 px: full size on a 1280 px page
         fig = Figure(figsize=(w, 1.0 * n_rows + 1.3), dpi=100)
         ax = fig.add_subplot()
     else:
@@ -697,9 +699,7 @@ class GraphWidget:
             table = _name_table(names) if names is not None else _caller_names()
             stepper = BackwardStepper(output, gradient, retain_graph, _table=table)
         self.stepper = stepper
-        # natural size (a VBox would stretch the picture to the full width: upscaled, blurry), shrinking if narrow
-        self.image = w.Image(format="png", layout=w.Layout(align_self="flex-start", max_width="100%", height="auto"))
-        self.image.add_class("cl-graph-image")
+        self.image = pictures.picture("cl-graph-image")
         self.prev_button = w.Button(description="上一步", icon="step-backward")
         self.next_button = w.Button(description="下一步", icon="step-forward", button_style="primary")
         self.reset_button = w.Button(description="重新开始", icon="undo")
@@ -713,8 +713,9 @@ class GraphWidget:
         self.next_button.on_click(lambda _: self._move(self.stepper.step))
         self.prev_button.on_click(lambda _: self._move(self.stepper.back))
         self.reset_button.on_click(lambda _: self._move(self.stepper.reset))
-        self.box = w.VBox([w.HBox([self.prev_button, self.next_button, self.reset_button]), self.status,
-                           self.image, self.grads])
+        self.box = w.VBox([w.HBox([self.prev_button, self.next_button, self.reset_button],
+                                  layout=w.Layout(flex_flow="row wrap")), self.status,
+                           pictures.framed(self.image), self.grads])
         self.box.add_class("cl-graph")
         self.refresh()
 
@@ -726,8 +727,7 @@ class GraphWidget:
         """Redraw the picture and the texts for the stepper's current position."""
         import html
         s = self.stepper
-        self.png = _png(draw_graph(s, title=""))
-        self.image.value = self.png
+        self.png = pictures.show(self.image, draw_graph(s, title=""))
         self.status.value = f"<b>{html.escape(s.describe())}</b>"
         rows = "".join(f"<tr><td><code>{html.escape(k)}.grad</code></td><td><code>{html.escape(format_grad(v))}"
                        f"</code></td></tr>" for k, v in s.leaf_grads().items())

@@ -15,7 +15,6 @@ it shares ``x``'s storage, and write through it to watch ``x`` change.
 """
 
 import base64
-import io
 import itertools
 import sys
 
@@ -24,6 +23,7 @@ from matplotlib import colormaps
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+from . import pictures
 from .fonts import use_chinese_font
 
 __all__ = ["touched_cells", "storage_values", "same_storage", "layout_info", "default_operations",
@@ -155,7 +155,7 @@ def _cell_colors(touched):
 
 def _draw_storage(ax, y, values, touched, title, changed=(), per_row=None):
     """Draw storage cells from height ``y`` downwards; returns the y below the drawing."""
-    per_row = per_row or (len(values) if len(values) <= 16 else 12) or 1
+    per_row = per_row or (len(values) if len(values) <= 14 else 12) or 1   # at most 800 px wide
     ax.text(0, y, title, fontsize=11, va="top", ha="left")
     y -= 0.55
     if not values:
@@ -174,13 +174,13 @@ def _draw_storage(ax, y, values, touched, title, changed=(), per_row=None):
         ax.add_patch(Rectangle((x0 + 0.04, y0), 0.92, 0.92, facecolor=face, edgecolor=edge, linewidth=lw))
         ax.text(x0 + 0.5, y0 + 0.46, _fmt(v), ha="center", va="center", fontsize=10,
                 color="black" if hit else _GRAY)
-        ax.text(x0 + 0.5, y0 - 0.12, str(i), ha="center", va="top", fontsize=7, color=_GRAY)
+        ax.text(x0 + 0.5, y0 - 0.12, str(i), ha="center", va="top", fontsize=8, color=_GRAY)
         if counts.get(i, 0) > 1:
-            ax.text(x0 + 0.9, y0 + 0.86, f"×{counts[i]}", ha="right", va="top", fontsize=7, color="#333333")
+            ax.text(x0 + 0.9, y0 + 0.86, f"×{counts[i]}", ha="right", va="top", fontsize=8, color="#333333")
     rows = max(1, -(-len(values) // per_row))
     y -= rows * 1.45
     if any(i < len(values) for i in changed):
-        ax.text(0, y - 0.1, "红框：刚刚通过 y 写入的单元", fontsize=8, va="top", color=_CHANGED)
+        ax.text(0, y - 0.1, "红框：刚刚通过 y 写入的单元", fontsize=9, va="top", color=_CHANGED)
         y -= 0.55
     return y - 0.35, min(per_row, max(1, len(values)))
 
@@ -195,23 +195,28 @@ def _draw_logical(ax, y, t, touched, title):
     flat = t.detach().reshape(-1).tolist() if t.numel() else []
     colors = _cell_colors(touched)
     label_w = 0 if len(shape) <= 2 else 1.2
+    # a row longer than 14 elements continues on the next line, 12 a line (the picture stays <= 800 px)
+    per_line = max(1, cols) if cols <= 14 else 12
+    lines_per_row = max(1, -(-cols // per_line))
+    line = 0
     for r, prefix in enumerate(index_rows):
-        y0 = y - 1 - r * 1.1
         if label_w:
-            ax.text(label_w - 0.1, y0 + 0.46, "[" + ", ".join(map(str, prefix)) + ", :]", ha="right",
-                    va="center", fontsize=8, color=_GRAY)
+            ax.text(label_w - 0.1, y - 1 - line * 1.1 + 0.46, "[" + ", ".join(map(str, prefix)) + ", :]", ha="right",
+                    va="center", fontsize=9, color=_GRAY)
         for c in range(cols):
             k = r * cols + c
-            x0 = label_w + c
+            x0 = label_w + c % per_line
+            y0 = y - 1 - (line + c // per_line) * 1.1
             ax.add_patch(Rectangle((x0 + 0.04, y0), 0.92, 0.92, facecolor=colors[touched[k]],
                                    edgecolor="#333333", linewidth=1.2))
-            ax.text(x0 + 0.5, y0 + 0.54, _fmt(flat[k]), ha="center", va="center", fontsize=10)
-            ax.text(x0 + 0.5, y0 + 0.17, f"存储[{touched[k]}]", ha="center", va="center", fontsize=6.5,
+            ax.text(x0 + 0.5, y0 + 0.58, _fmt(flat[k]), ha="center", va="center", fontsize=10)
+            ax.text(x0 + 0.5, y0 + 0.2, f"存储[{touched[k]}]", ha="center", va="center", fontsize=8,
                     color="#333333")
+        line += lines_per_row
     if not t.numel():
-        ax.text(0, y - 0.5, "（空张量，不读任何存储单元）", fontsize=9, va="top", color=_GRAY)
+        ax.text(0, y - 0.5, "（空张量，不读任何存储单元）", fontsize=10, va="top", color=_GRAY)
         return y - 1.2, 4
-    return y - len(index_rows) * 1.1 - 0.35, label_w + cols
+    return y - line * 1.1 - 0.35, label_w + min(cols, per_line)
 
 
 def memory_figure(base, view=None, name="x", view_name="y", changed=(), title=None):
@@ -271,9 +276,7 @@ def memory_figure(base, view=None, name="x", view_name="y", changed=(), title=No
 
 def figure_png(fig):
     """PNG bytes of a matplotlib Figure (deterministic: no timestamp in the file)."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=fig.dpi, metadata={"Software": None})
-    return buf.getvalue()
+    return pictures.figure_png(fig)
 
 
 def displayable(fig):
@@ -313,27 +316,29 @@ class MemoryLayout(widgets.VBox):
         self.error = None
         self.changed = ()
         ops = list(operations) if operations is not None else default_operations(tensor, name)
-        wide = widgets.Layout(width="auto")
-        self.operation = widgets.Dropdown(options=ops, value=ops[0][1], layout=widgets.Layout(width="320px"))
+        # rows wrap in a narrow window; labels never shrink (a squeezed label shows only its first character)
+        row = widgets.Layout(flex_flow="row wrap", align_items="center", width="100%")
+        label = widgets.Layout(width="auto", flex="0 0 auto", margin="2px 6px 2px 0")
+        field = widgets.Layout(width="320px", max_width="100%", flex="0 1 auto", margin="2px 12px 2px 0")
+        self.operation = widgets.Dropdown(options=ops, value=ops[0][1], layout=field)
         self.expression = widgets.Text(value=ops[0][1], continuous_update=False,
-                                       placeholder=f"例如 {name}.t()[1:]", layout=widgets.Layout(width="320px"))
+                                       placeholder=f"例如 {name}.t()[1:]，按回车", layout=field)
         integer = not tensor.is_floating_point()
-        self.value = (widgets.IntText if integer else widgets.FloatText)(value=100, layout=widgets.Layout(width="90px"))
-        self.write_button = widgets.Button(description="写入 y[0, …, 0]", layout=wide, button_style="warning")
-        self.reset_button = widgets.Button(description=f"恢复 {name}", layout=wide)
+        self.value = (widgets.IntText if integer else widgets.FloatText)(
+            value=100, layout=widgets.Layout(width="90px", flex="0 0 auto", margin="2px 12px 2px 0"))
+        self.write_button = widgets.Button(description="写入 y[0, …, 0]", button_style="warning",
+                                           layout=widgets.Layout(width="auto", flex="0 0 auto", margin="2px 8px 2px 0"))
+        self.reset_button = widgets.Button(description=f"恢复 {name}",
+                                           layout=widgets.Layout(width="auto", flex="0 0 auto", margin="2px 0"))
         self.info = widgets.HTML()
-        # natural size (a VBox would stretch the picture to the full width: upscaled, blurry), shrinking if narrow
-        self.image = widgets.Image(format="png", layout=widgets.Layout(align_self="flex-start", max_width="100%",
-                                                                   height="auto"))
-        label = widgets.Layout(width="auto", margin="0 6px 0 0")
+        self.image = pictures.picture("cl-memory-image")
         rows = [
             widgets.HBox([widgets.Label("操作：", layout=label), self.operation,
-                          widgets.Label("或输入表达式 y =", layout=widgets.Layout(width="auto", margin="0 6px")),
-                          self.expression]),
+                          widgets.Label("或输入表达式 y =", layout=label), self.expression], layout=row),
             widgets.HBox([widgets.Label("写入的值：", layout=label), self.value, self.write_button,
-                          self.reset_button]),
+                          self.reset_button], layout=row),
             self.info,
-            self.image,
+            pictures.framed(self.image),
         ]
         super().__init__(rows, layout=widgets.Layout(width="100%"))
         self.add_class("cl-memory-layout")
@@ -437,10 +442,10 @@ class MemoryLayout(widgets.VBox):
                 f"<tr><td style='padding:1px 12px 1px 0;color:#555'>{k}</td><td style='font-family:monospace'>"
                 f"{v}</td></tr>" for k, v in rows) + "</table>"
         try:
-            self.image.value = self.png()
+            pictures.show(self.image, self.figure())
         except ValueError as e:
             self.info.value += f"<div style='color:#b00020'>{_html(str(e))}</div>"
-            self.image.value = b""
+            pictures.clear(self.image)
 
     def _repr_mimebundle_(self, **kwargs):
         bundle = super()._repr_mimebundle_(**kwargs)

@@ -85,42 +85,56 @@ def _panel_size(shape, dx=0.55, gap=1.2):
     return n * block + (n - 1) * gap, h + dx * (c - 1)
 
 
-def draw_tensor_dims(figsize=(14, 3.6)):
-    """Draw tensors of 0, 1, 2, 3 and 4 dimensions side by side, each with its shape and a typical use.
+# which panels share a row in draw_tensor_dims: 0-3 dimensions above, the 4-d batch below
+_ROWS = ((0, 1, 2, 3), (4,))
+
+
+def draw_tensor_dims(figsize=(8, 5.6)):
+    """Draw tensors of 0, 1, 2, 3 and 4 dimensions, each with its shape and a typical use.
 
     Every element is one box, at the same scale in all panels; the shapes are
     the small ones of ``DIMS`` (``()``, ``(4,)``, ``(3, 4)``, ``(3, 3, 4)``,
-    ``(2, 3, 3, 4)``).  Returns the ``Figure`` (one axes, whose texts hold the
-    titles and the shapes).
+    ``(2, 3, 3, 4)``).  Scalars to 3-d tensors stand in one row, the 4-d batch
+    in a second row, so that the figure is 800 px wide and its smallest text
+    (10 pt) stays above 10 px on a web page.  Returns the ``Figure`` (one
+    axes, whose texts hold the titles and the shapes).
     """
     fig, ax = plt.subplots(figsize=figsize)
     dx, gap, space = 0.55, 1.2, 2.2
-    top = max(_panel_size(shape)[1] for _, _, shape in DIMS)
-    x = 0.0
-    for title, use, shape in DIMS:
-        width, height = _panel_size(shape)
-        ndim = len(shape)
-        if ndim == 0:
-            _grid(ax, x, 0, 1, 1, _FILL[0])
-        elif ndim == 1:
-            _grid(ax, x, 0, 1, shape[0], _FILL[0])
-        elif ndim == 2:
-            _grid(ax, x, 0, shape[0], shape[1], _FILL[0])
-        elif ndim == 3:
-            _stack(ax, x, 0, *shape, dx=dx, dy=dx)
-        else:
-            n, c, h, w = shape
-            block = w + dx * (c - 1)
-            for i in range(n):
-                _stack(ax, x + i * (block + gap), 0, c, h, w, dx=dx, dy=dx)
-                ax.text(x + i * (block + gap) + w / 2, -0.25, f"第 {i} 张", ha="center", va="top", fontsize=9)
-        center = x + width / 2
-        ax.text(center, top + 0.9, title, ha="center", va="bottom", fontsize=13)
-        ax.text(center, -1.0, use, ha="center", va="top", fontsize=10)
-        ax.text(center, -1.75, _shape_text(shape), ha="center", va="top", fontsize=10, fontfamily=_MONO)
-        x += width + space
-    ax.set_xlim(-0.5, x - space + 0.5)
-    ax.set_ylim(-2.6, top + 1.9)
+    height = max(_panel_size(shape)[1] for _, _, shape in DIMS)
+    row_h = height + 5.0                      # title above, use and shape below
+    widths = [sum(_panel_size(DIMS[i][2])[0] for i in row) + space * (len(row) - 1) for row in _ROWS]
+    full = max(widths)
+    for r, row in enumerate(_ROWS):
+        base = -r * row_h
+        x = (full - widths[r]) / 2
+        for i in row:
+            title, use, shape = DIMS[i]
+            width, _ = _panel_size(shape)
+            ndim = len(shape)
+            if ndim == 0:
+                _grid(ax, x, base, 1, 1, _FILL[0])
+            elif ndim == 1:
+                _grid(ax, x, base, 1, shape[0], _FILL[0])
+            elif ndim == 2:
+                _grid(ax, x, base, shape[0], shape[1], _FILL[0])
+            elif ndim == 3:
+                _stack(ax, x, base, *shape, dx=dx, dy=dx)
+            else:
+                n, c, h, w = shape
+                block = w + dx * (c - 1)
+                for k in range(n):
+                    _stack(ax, x + k * (block + gap), base, c, h, w, dx=dx, dy=dx)
+                    ax.text(x + k * (block + gap) + w / 2, base - 0.25, f"第 {k} 张", ha="center", va="top",
+                            fontsize=10)
+            center = x + width / 2
+            ax.text(center, base + height + 0.7, title, ha="center", va="bottom", fontsize=13)
+            below = base - (1.2 if ndim == 4 else 0.4)
+            ax.text(center, below, use, ha="center", va="top", fontsize=10)
+            ax.text(center, below - 0.85, _shape_text(shape), ha="center", va="top", fontsize=10, fontfamily=_MONO)
+            x += width + space
+    ax.set_xlim(-0.5, full + 0.5)
+    ax.set_ylim(-(len(_ROWS) - 1) * row_h - 3.2, height + 1.9)
     ax.set_aspect("equal")
     ax.axis("off")
     fig.tight_layout()
