@@ -104,14 +104,20 @@ class NotebookUI:
             timeout=timeout, polling=250)
 
     def save(self, timeout=30_000):
-        """File > Save Notebook, and wait until the server has the new file."""
-        before = self.server.last_modified(self.path)
-        self.menu("File", "Save Notebook")
-        deadline = time.monotonic() + timeout / 1000
-        while self.server.last_modified(self.path) == before:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"{self.path}: File > Save Notebook did not save within {timeout / 1000:.0f} s")
-            self.page.wait_for_timeout(200)
+        """File > Save Notebook, and wait until the server has written the new file.
+
+        The wait is for the answer to the front end's PUT of the notebook: Jupyter Server writes a
+        notebook in place (``atomic_writing`` keeps a backup, it does not write elsewhere and rename),
+        so the file's modification time changes while the JSON is still half written, and reading it
+        then fails with HTTP 500.
+        """
+        def is_save(response):
+            return response.request.method == "PUT" and "/api/contents/" in response.url
+
+        with self.page.expect_response(is_save, timeout=timeout) as saved:
+            self.menu("File", "Save Notebook")
+        if not saved.value.ok:
+            raise AssertionError(f"{self.path}: File > Save Notebook answered HTTP {saved.value.status}")
         return self.server.notebook_json(self.path)
 
     # --- what the learner sees --------------------------------------------------------
