@@ -1,26 +1,25 @@
 """course_lib: a small, readable tensor + autograd engine with PyTorch's names and behaviour.
 
-``import course_lib as torch`` runs the basic PyTorch code of the course
-with the same printed output and the same error messages.  Where to read:
+``import course_lib as torch`` runs the PyTorch code of the course with the same printed output and
+the same error messages.  The package is built in layers; each imports only the ones below it
+(``tests/test_layers.py`` holds them to it):
 
-==================  ==========================================================
-``_dtype.py``       the nine dtypes and PyTorch's type promotion
-``_device.py``      devices, and the array library behind each (NumPy / CuPy)
-``_tensor.py``      the Tensor: one array plus autograd attributes
-``_printing.py``    how tensors print (PyTorch's rules)
-``_creation.py``    ``tensor``, ``zeros``, ``arange``, ``linspace``, ...
-``_random.py``      ``manual_seed``, ``rand``, ``randn``, ...
-``ops/``            every operation, forward and backward side by side
-``autograd/``       the graph, ``backward()``, grad modes, ``gradcheck``
-``nn/``, ``optim/`` layers, losses and SGD for the last chapters
-``backends.py``     ``torch.backends.mps`` / ``cudnn``: what PyTorch code checks
-``version.py``      ``torch.version``: course_lib's version; ``cuda`` is None
-``accelerator.py``  ``torch.accelerator``: CUDA when available
-==================  ==========================================================
+=====================================  ================================================================
+``core/``                              the engine's ideas: tensor, views, broadcasting, dtypes, the graph,
+                                       dispatch, backward, grad modes, the most used ops (read it first)
+``torch_compat/``                      PyTorch's particulars: argument parsing and messages, printing,
+                                       random numbers, summation order, float16 math, result layouts
+``devices/``                           the CPU and CUDA backends (CuPy, or the simulated device)
+``ops/``                               every public operation (``torch.add``, ``x.view``, ...)
+``_tensor.py``, ``_methods.py``,       the rest of the Tensor API, the operations as methods, the
+``legacy.py``, ``autograd/``, ...      legacy constructors, ``torch.autograd``, ``torch.cuda``, ...
+``nn/``, ``optim/``, ``utils/``,       the library: layers, optimizers, data loading, distributions,
+``distributions/``, ``serialization``  ``save`` / ``load`` in PyTorch's own file format
+``viz/``, ``grading/``, ...            the course's widgets, exercise checker and grader
+=====================================  ================================================================
 
-This module only re-exports names.  A name it lacks raises AttributeError
-with a note: course_lib is the part of PyTorch the course uses, and
-``torch.X`` may exist although ``course_lib.X`` does not.
+This module only re-exports names.  A name it lacks raises AttributeError with a note: course_lib is
+the part of PyTorch the course uses, and ``torch.X`` may exist although ``course_lib.X`` does not.
 """
 
 from math import e, inf, nan, pi
@@ -291,9 +290,9 @@ from .version import __version__  # course_lib's own version, not PyTorch's
 
 _seal_properties()        # x.shape = ...: "attribute 'shape' of 'torch._C.TensorBase' objects is not writable"
 
-from . import distributed, distributions  # noqa: E402 - their modules use course_lib's names at import
-
-strided = type("layout", (), {"__repr__": lambda self: "torch.strided"})()
+from . import distributed, distributions, serialization  # noqa: E402, F401 - torch.distributed, ...
+from ._tensor import strided  # noqa: E402
+from .serialization import load, save  # noqa: E402 - torch.save / torch.load in PyTorch's file format
 
 
 def is_inference(input):

@@ -101,6 +101,7 @@ class Module:
     """
 
     training = True
+    _version = 1          # recorded in state_dict()._metadata (a layer bumps it when its saved form changes)
 
     def __init__(self, *args, **kwargs):
         if args or kwargs:
@@ -433,8 +434,17 @@ class Module:
     # State
     # ------------------------------------------------------------------
     def state_dict(self, *, destination=None, prefix="", keep_vars=False):
-        """An ordered dict ``dotted name -> tensor`` of the parameters and persistent buffers (detached)."""
-        out = OrderedDict() if destination is None else destination
+        """An ordered dict ``dotted name -> tensor`` of the parameters and persistent buffers (detached).
+
+        Like PyTorch's, the dict carries ``_metadata``: ``{module prefix: {'version': ...}}`` for every
+        module (``''`` for this one), which ``torch.save`` writes into the file too.
+        """
+        if destination is None:
+            destination = OrderedDict()
+            destination._metadata = OrderedDict()
+        out = destination
+        if hasattr(out, "_metadata"):
+            out._metadata[prefix[:-1]] = {"version": self._version}
         for name, p in self._parameters.items():
             if p is not None:
                 out[prefix + name] = p if keep_vars else p.detach()

@@ -16,6 +16,8 @@ STEMS = (
     "05_broadcasting",
     "06_autograd",
     "07_gradient_descent",
+    "08_training_a_network",
+    "10_gpu_and_parallel",
 )
 
 
