@@ -182,12 +182,12 @@ def test_counting_without_reset_or_leaving_the_simulation_on_fails():
         sim.stats.reset()
         fn()
         return {"host_to_device": sim.stats.host_to_device, "device_to_host": sim.stats.device_to_host}
-    from course_lib import _device
-    state = _device.cuda_backend_state()
+    from course_lib import devices
+    state = devices.cuda_backend_state()
     try:
         v = verdict("10", "q1", count_copies=left_on)
     finally:
-        _device.restore_cuda_backend(state)        # the learner's function left the simulation on
+        devices.restore_cuda_backend(state)        # the learner's function left the simulation on
     assert v.status == "failed" and "开关状态" in v.reason
 
 

@@ -407,6 +407,10 @@ class Question:
         reveal: whether a verdict may print the expected outcome of a failing case
             (``False`` when the expected value *is* the answer).
         rtol, atol: float tolerance for :func:`compare`.
+        course_lib_only: why the question can only be answered with course_lib (e.g. it counts
+            copies on course_lib's simulated GPU, which real PyTorch does not have), or ``""``.
+            With real PyTorch in the learner's namespace such a question is not run: its verdict
+            says so (status ``"needs_course_lib"``, no points).
     """
 
     name = "q?"
@@ -418,6 +422,7 @@ class Question:
     forbid = None
     reveal = True
     rtol, atol = 1e-5, 1e-6
+    course_lib_only = ""
 
     def cases(self):
         """The list of :class:`Case` to run (deterministic: the same in every process)."""
@@ -535,9 +540,12 @@ def observe_question(question, ns, timeout=DEFAULT_TIMEOUT):
     """Run ``question``'s observing half on namespace ``ns``; return plain JSON data.
 
     The result's ``status`` is ``"observed"`` (with one outcome per case), ``"not_defined"``
-    (a needed name is missing), ``"not_answered"`` (a needed name is still ``...``) or
+    (a needed name is missing), ``"not_answered"`` (a needed name is still ``...``),
+    ``"needs_course_lib"`` (a course_lib-only question, answered with real PyTorch) or
     ``"timeout"`` (with the index of the case that ran out of time).
     """
+    if question.course_lib_only and tensor_lib(ns).__name__ != "course_lib":
+        return {"status": "needs_course_lib"}
     missing = [n for n in question.needs if n not in ns]
     if missing:
         return {"status": "not_defined", "names": missing}
@@ -628,6 +636,10 @@ def judge_question(question, observed, hint=1):
     if status == "not_answered":
         names = "、".join(observed.get("names", []))
         return Verdict(question, "not_answered", False, f"还没有作答：{names} 仍然是 ...（省略号）。")
+    if status == "needs_course_lib":
+        return Verdict(question, "needs_course_lib", False,
+                       f"这道题只能用 course_lib 作答：{question.course_lib_only}。"
+                       "请在这本练习里用 import course_lib as torch。")
     if status == "timeout":
         return Verdict(question, "timeout", False,
                        f"测试运行超过 {observed.get('seconds')} 秒被停止（第 {observed.get('case', 0) + 1} 个用例）："

@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..core import NOTHING, Case, Question, Returns, attempt, call, fmt, snap, snap_array
+from ..core import NOTHING, Case, Question, Returns, attempt, call, fmt, is_tensor, snap, snap_array, tensor_lib
 from ._util import rng_values
 
 __all__ = ["QUESTIONS", "sgd_linear_steps", "minibatch_fit", "XOR_TRAINING"]
@@ -70,8 +70,10 @@ class Q1(Question):
     title = "小批量迭代器"
     points = 2
     needs = ("batches",)
-    hint = ("每一轮先用 torch.randperm(n) 得到打乱的样本编号，再每 batch_size 个编号切一段，用这段编号同时索引 X 和 y。"
-            "用 torch 的随机数（而不是 Python 的 random），torch.manual_seed 才能让结果可以重现。")
+    hint = ("每次遍历先得到一个打乱了的样本编号顺序，再按这个顺序每次取 batch_size 个编号，"
+            "用同一组编号同时去取 X 的行和 y 的元素。打乱要用 torch 的随机数（不是 Python 或 NumPy 的），"
+            "torch.manual_seed 才管得到它。")
+    hint2 = "torch 有一个函数直接给出 0 到 n-1 的一个随机排列；从排列里切出一段编号，用它做索引。"
 
     SIZES = [(10, 3), (20, 5), (7, 10), (50, 8), (9, 9), (1, 4)]
 
@@ -80,7 +82,7 @@ class Q1(Question):
                 for n, bs in self.SIZES]
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)
         n, bs = case.data
         X = torch.stack([torch.arange(n, dtype=torch.float32), -torch.arange(n, dtype=torch.float32)], dim=1)
         y = torch.arange(n)
@@ -97,8 +99,7 @@ class Q1(Question):
                 return items
             out = {"sizes": [], "order": [], "aligned": True}
             for item in items:
-                if not (isinstance(item, (tuple, list)) and len(item) == 2 and all(isinstance(t, torch.Tensor)
-                                                                                   for t in item)):
+                if not (isinstance(item, (tuple, list)) and len(item) == 2 and all(is_tensor(t) for t in item)):
                     return {"bad_item": type(item).__name__}
                 xb, yb = item
                 if xb.shape[0] != yb.shape[0] or tuple(xb.shape[1:]) != (2,) or yb.dim() != 1:
@@ -156,8 +157,10 @@ class Q2(Question):
     title = "训练一步"
     points = 2
     needs = ("train_step",)
-    hint = ("一步训练有固定的顺序：清除上一步留下的梯度、前向计算损失、反向传播、更新参数。"
-            "测试会先在 .grad 里放上“旧梯度”：如果不先清零，它会被累加进来。返回值用 loss.item() 得到 Python 浮点数。")
+    hint = ("一步训练有固定的顺序，而且每一步都离不开优化器：清除上一步留下的梯度、前向计算损失、反向传播、更新参数。"
+            "测试会先在参数的梯度里放上“旧梯度”：不先清除，它会被累加进来。要返回的是 Python 浮点数，不是张量。")
+    hint2 = ("四件事依次是：让优化器清除梯度、用模型和损失函数算出这一批的损失、对损失反向传播、让优化器更新参数；"
+             "最后把 0 维的损失张量换成 Python 数再返回。")
     rtol, atol = 1e-4, 1e-6
 
     ARGS = [((3, 1), 4, 0.1, 1, False), ((2, 2), 5, 0.05, 2, True), ((4, 3), 8, 0.2, 3, True),
@@ -175,7 +178,7 @@ class Q2(Question):
         return out
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)
         d = case.data
         model = _linear(torch, d["W"], d["b"])
         optimizer = torch.optim.SGD(model.parameters(), lr=d["lr"])
@@ -228,6 +231,7 @@ class Q3(Question):
     points = 2
     needs = ("fit",)
     hint = FIT_PROMPT_HINT
+    hint2 = "让模型输出的形状和标签一致（去掉长度为 1 的那一维），并且每一批反向传播之前先清除上一批留下的梯度。"
     rtol, atol = 1e-4, 1e-5
 
     ARGS = [(2, 12, 4, 2, 0.1), (3, 10, 3, 3, 0.05), (1, 8, 8, 5, 0.2), (4, 15, 5, 1, 0.1)]
@@ -245,7 +249,7 @@ class Q3(Question):
     def observe(self, ns, case):
         import warnings
 
-        import course_lib as torch
+        torch = tensor_lib(ns)
         d = case.data
         model = _linear(torch, d["W"], d["b"])
         with warnings.catch_warnings():
@@ -294,6 +298,7 @@ class Q4(Question):
     needs = ("evaluate",)
     hint = ("测试用的网络里有一个 Dropout 层。它在训练模式下会随机把一半的激活值置 0，评估时不应该这样。"
             "评估之前要调用哪个方法？另外，评估时不需要计算图。")
+    hint2 = "先把模型切换到评估模式（Dropout 就不再随机置零），再把前向计算放进不记录计算图的上下文里。"
 
     SIZES = [(4, 8, 3, 40), (6, 16, 4, 60), (3, 6, 2, 30)]
 
@@ -311,7 +316,7 @@ class Q4(Question):
         return out
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)
         d = case.data
         net = _classifier(torch, d)
         torch.manual_seed(0)
@@ -342,6 +347,7 @@ class Q5(Question):
     hint = ("二维平面上，x₁ 和 x₂ 同号是一类、异号是另一类：没有一条直线能把两类分开。"
             "只有线性层的模型（不论叠几层）都只能画出一条直线。在线性层之间还需要什么？"
             "隐藏层只有几个单元时，训练结果很不稳定，宽一些更可靠。")
+    hint2 = "在两个线性层之间放一个非线性的激活函数，隐藏层取十几个或更多单元。"
 
     RUNS = [(0, 25, 0.9), (1, 25, 0.9), (2, 50, 0.95)]      # (data seed, epochs, test accuracy to reach)
 
@@ -354,7 +360,7 @@ class Q5(Question):
                 for seed, epochs, target in self.RUNS]
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)
         t = XOR_TRAINING
         seed, epochs, _ = case.data
         torch.manual_seed(100 + seed)
@@ -425,9 +431,10 @@ class Q6(Question):
     title = "保存与恢复检查点"
     points = 2
     needs = ("save_checkpoint", "load_checkpoint")
-    hint = ("检查点是一个字典：模型的 state_dict()、优化器的 state_dict() 和轮数，用 torch.save 写进文件。"
-            "恢复时用 torch.load(path, weights_only=True) 读回，再分别 load_state_dict。"
-            "不要保存整个模型对象：那样的文件不能用 weights_only=True 加载。")
+    hint = ("检查点是一个字典，放着模型的参数、优化器的状态和轮数，都是张量、数和字典这样的“纯数据”；"
+            "保存整个模型对象的文件不能用 weights_only=True 加载。恢复时把读回的两份状态分别装回模型和优化器。")
+    hint2 = ("模型和优化器都有一个方法返回自己的全部状态（一个字典），也都有一个方法把这样的字典装回去；"
+             "把两份状态和轮数放进一个字典，一起写进文件。")
     rtol, atol = 1e-6, 1e-7
 
     ARGS = [((3, 2), 7, 3), ((1, 1), 0, 1), ((4, 3), 12, 2)]
@@ -447,7 +454,7 @@ class Q6(Question):
         import os
         import tempfile
 
-        import course_lib as torch
+        torch = tensor_lib(ns)
         d = case.data
         X, Y = torch.tensor(d["X"]), torch.tensor(d["Y"])
 

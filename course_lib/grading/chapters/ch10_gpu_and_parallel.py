@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from ..core import NOTHING, Case, Prediction, Question, Returns, attempt, call, fmt, snap, snap_array
+from ..core import NOTHING, Case, Prediction, Question, Returns, attempt, call, fmt, snap, snap_array, tensor_lib
 from ._util import rng_values
 from .ch08_training_a_network import _is_float, _linear, sgd_linear_steps
 
@@ -70,12 +70,14 @@ class Q1(Question):
     needs = ("count_copies",)
     hint = ("把 torch.cuda.simulate() 当作上下文管理器（with 语句）使用，在里面调用 fn；离开 with 时模拟设备自动关掉。"
             "sim.stats 的计数从打开模拟设备以前就在累计：调用 fn 之前先清零。")
+    hint2 = "在 with 块里先把计数清零，再调用 fn，离开 with 之前读出两个计数，放进字典返回。"
+    course_lib_only = "它在 course_lib 的模拟 GPU（torch.cuda.simulate()）上数拷贝次数，真实的 PyTorch 没有这个模拟设备"
 
     def cases(self):
         return [Case(f"count_copies(fn)，fn 做的是：{text}", name) for name, (text, _, _) in SNIPPETS.items()]
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)               # course_lib: a course_lib-only question runs with nothing else
         fn = SNIPPETS[case.data][1]
         with torch.cuda.simulate():          # traffic before the call, which a missing reset() would count
             torch.ones(3).to("cuda").sum().item()
@@ -120,6 +122,8 @@ class Q2(Prediction):
     hint = ("创建张量时给了 device='cuda'，数据直接在 GPU 上生成；先在 CPU 上创建再 .to('cuda') 就多一次拷贝。"
             "模型的每个参数各拷贝一次。item()、tolist()、把张量当成 Python 的真假值（if）都要把数据取回主机。"
             "张量已经在目标设备上时，.to() 什么也不做。")
+    hint2 = ("把每一行拆成几步：张量先在哪个设备上生成，之后有没有被搬到另一个设备，结果是否要变成 Python 的数"
+             "或真假值。每搬一次家记一次。")
     items = {
         "a": ("torch.ones(1000, device='cuda')", [0, 0]),
         "b": ("torch.ones(1000).cuda()", [1, 0]),
@@ -152,6 +156,8 @@ class Q3(Question):
     needs = ("mean_loss",)
     hint = ("loss.item() 每调用一次，就要把数据从 GPU 拷回主机，还要等 GPU 把排队的运算做完。"
             "能不能先在 GPU 上把各步的损失加起来（注意不要把计算图也攒起来），最后只取回一次？")
+    hint2 = "用一个放在 GPU 上的 0 维张量累加每一步脱离了计算图的损失，循环结束后只把它取回主机一次，再除以步数。"
+    course_lib_only = "它在 course_lib 的模拟 GPU（torch.cuda.simulate()）上数拷贝次数，真实的 PyTorch 没有这个模拟设备"
     rtol, atol = 1e-4, 1e-6
 
     ARGS = [((3, 1), 8, 5, 0.1), ((2, 2), 6, 10, 0.05), ((4, 1), 10, 3, 0.2), ((1, 1), 4, 20, 0.1)]
@@ -167,7 +173,7 @@ class Q3(Question):
         return out
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)               # course_lib: a course_lib-only question runs with nothing else
         d = case.data
         with torch.cuda.simulate() as sim:
             model = _linear(torch, d["W"], d["b"]).to("cuda")
@@ -244,7 +250,7 @@ class _AllReduce(Question):
         raise NotImplementedError
 
     def observe(self, ns, case):
-        import course_lib as torch
+        torch = tensor_lib(ns)
         d = case.data
         models = _replicas(torch, d, d["world"])
         local = _grads(models)
@@ -286,8 +292,10 @@ class Q4(_AllReduce):
     title = "全规约：平均各工作者的梯度"
     points = 2
     needs = ("all_reduce_mean",)
-    hint = ("对每个参数，把所有副本里这个参数的 .grad 加起来除以副本数，再把这个平均值放回每个副本的 .grad。"
-            "zip(*(m.parameters() for m in models)) 能把各副本里对应的参数放在一起。")
+    hint = ("对每个参数，把所有副本里对应参数的梯度加起来、除以副本数，再把这个平均值交给每个副本。"
+            "各副本的参数按同样的顺序排列，所以可以一一对应起来。")
+    hint2 = ("一个模型的参数可以按固定的顺序逐个取出；把各副本的参数序列并排对齐，每一组对应的参数算一次平均。"
+             "每个副本最好拿到平均值各自的一份拷贝，而不是同一个张量。")
     seed = 0
     ARGS = [(8, 3, 1, 2), (12, 2, 2, 4), (6, 4, 1, 3), (10, 2, 3, 5), (4, 2, 1, 2)]
 
@@ -306,6 +314,7 @@ class Q5(_AllReduce):
     needs = ("weighted_all_reduce",)
     hint = ("每个工作者的损失是它那份数据上的平均值。整批的平均损失等于各份平均损失按样本数加权的平均："
             "L = Σ n_w L_w / Σ n_w，梯度也一样。")
+    hint2 = "每个副本的梯度先乘以它的样本数，全部加起来再除以样本总数，把结果交给每个副本。"
     seed = 1
     ARGS = [(8, 3, 1, 3), (10, 2, 2, 4), (7, 2, 1, 2), (9, 3, 1, 3), (11, 4, 2, 5)]
 
