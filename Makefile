@@ -1,18 +1,25 @@
 # One command to open the course, one to test it.  Both create the environment (.venv) first.
-#   make lab    - set up and open JupyterLab on the course's start page
-#   make test   - set up and run the whole test suite (lint, unit tests, notebooks with nbval)
+#   make lab        - set up and open JupyterLab on the course's start page
+#   make test       - set up and run the whole test suite (lint, unit tests, notebooks with nbval)
+#   make lab-torch  - like make lab, with real PyTorch in .venv too (chapter 10's multi-process section,
+#                     the exercises with `import torch`); on Linux without a GPU, add
+#                     TORCH_INDEX=https://download.pytorch.org/whl/cpu for the CPU build (PyPI's is several GB)
 
 PYTHON ?= python3
 VENV   ?= .venv
 BIN    := $(VENV)/bin
 PORT   ?= 8888
 # The learner needs the `lab` extra; the tests also need `test` and `torch` (the reference).
-LAB_STAMP  := $(VENV)/.stamp-lab
-TEST_STAMP := $(VENV)/.stamp-test
-SITE_STAMP := $(VENV)/.stamp-site
-STAMP      := $(TEST_STAMP)
+LAB_STAMP   := $(VENV)/.stamp-lab
+TORCH_STAMP := $(VENV)/.stamp-torch
+TEST_STAMP  := $(VENV)/.stamp-test
+SITE_STAMP  := $(VENV)/.stamp-site
+STAMP       := $(TEST_STAMP)
+# make lab-torch TORCH_INDEX=url: install PyTorch (the version the torch extra pins) from that index first
+TORCH_INDEX ?=
+TORCH_REQ   := $(shell sed -n 's/^ *"\(torch==[^"]*\)".*/\1/p' pyproject.toml)
 
-.PHONY: setup lab test lint unit nbval check-exercises exercises notebooks bench grade fuzz test-e2e site test-site clean
+.PHONY: setup lab lab-torch test lint unit nbval check-exercises exercises notebooks bench grade fuzz test-e2e site test-site clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -22,9 +29,14 @@ $(LAB_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[lab]'
 	@touch $@
 
+$(TORCH_STAMP): pyproject.toml | $(BIN)/python
+	$(if $(TORCH_INDEX),$(BIN)/python -m pip install --quiet '$(TORCH_REQ)' --index-url $(TORCH_INDEX))
+	$(BIN)/python -m pip install --quiet -e '.[lab,torch]'
+	@touch $@ $(LAB_STAMP)
+
 $(TEST_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[lab,test,torch]'
-	@touch $@ $(LAB_STAMP)
+	@touch $@ $(LAB_STAMP) $(TORCH_STAMP)
 
 $(SITE_STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[lab,site]'
@@ -35,8 +47,14 @@ setup: $(TEST_STAMP)
 # Jupyter refuses to run as root unless told to (containers, WSL and Codespaces often run as root)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u 2>/dev/null)),--allow-root,)
 
+LAB := $(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir=. --port=$(PORT) notebooks/00_start.ipynb
+
 lab: $(LAB_STAMP)
-	$(BIN)/jupyter lab $(ROOT_FLAG) --ServerApp.root_dir=. --port=$(PORT) notebooks/00_start.ipynb
+	$(LAB)
+
+# the lab with real PyTorch installed too (the `torch` extra)
+lab-torch: $(TORCH_STAMP)
+	$(LAB)
 
 test: $(STAMP) lint check-exercises
 	$(BIN)/python -m pytest -q tests notebooks solutions --nbval --nbval-sanitize-with tests/nbval_sanitize.cfg -p no:cacheprovider
