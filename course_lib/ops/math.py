@@ -4,17 +4,21 @@ Integer inputs of the floating functions (``exp``, ``sqrt``, ...) are
 computed in the default float dtype, as in PyTorch.
 """
 
+import math
+
 import numpy as np
 
 from ..core.backend import backend_of
 from ..core.graph import Elementwise
+from ..core.layout import broadcast_shape
 from ..core.ops import Relu
 from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
-from ..torch_compat.arguments import tensor_expected, wrong_arguments
+from ..torch_compat.arguments import Signature, invalid_arguments, tensor_expected, wrong_arguments
 from ..torch_compat.layouts import elementwise_result
 from ..torch_compat.opmath import precise
 from . import _dispatch as D
+from .indexing import nonzero
 
 __all__ = ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
            "sin", "cos", "tan", "tanh", "acos", "asin", "atan", "arccos", "arcsin", "arctan", "sigmoid", "relu",
@@ -419,7 +423,6 @@ class Erf(Elementwise):
     int_to_float = True
 
     def forward(ctx, a):
-        import math
         ctx.save_for_backward(a)
         xp = _xp(a)
         if xp is np:
@@ -506,14 +509,12 @@ def clamp(input, min=None, max=None, *, out=None):
         given = (min, max) if max is not None else (min,) if min is not None else ()
         raise wrong_arguments("clamp", input, *given)
     if not (_is_bound(min) and _is_bound(max)):
-        from ..torch_compat.arguments import Signature, invalid_arguments
         kwargs = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
         raise invalid_arguments("clamp", (Signature("(Tensor min = None, Tensor max = None)"),
                                           Signature("(Number min = None, Number max = None)")), (), kwargs)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        from ..core.layout import broadcast_shape
         bounds = [b for b in (min, max) if b is not None]
         shape = input._data.shape
         for b in bounds:
@@ -564,7 +565,6 @@ def clamp_max(input, max):
 
 
 def _where_signatures():
-    from ..torch_compat.arguments import Signature
     return tuple(Signature(t) for t in (
         "(Tensor condition)", "(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)",
         "(Tensor condition, Number self, Tensor other)", "(Tensor condition, Tensor input, Number other)",
@@ -580,15 +580,11 @@ def where(condition, input=None, other=None):
     Raises:
         RuntimeError: a condition that is not a bool tensor (PyTorch's message).
     """
-    from ..core.layout import broadcast_shape
-    from ..torch_compat import dtypes as _dtype
     args = (condition, input, other)
     if input is None and other is None and isinstance(condition, Tensor):
-        from .indexing import nonzero
         return nonzero(condition, as_tuple=True)
     if not isinstance(condition, Tensor) or input is None or other is None or not all(
             isinstance(v, Tensor) or D.is_number(v) and not isinstance(v, np.ndarray) for v in args[1:]):
-        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments("where", _where_signatures(), tuple(a for a in args if a is not None))
     shape = ()
     for v in args:                       # broadcast in PyTorch's order: condition, input, other
