@@ -88,6 +88,7 @@ for _name in ("t_", "transpose_", "squeeze_", "unsqueeze_"):      # in-place sha
     setattr(Tensor, _name, getattr(V, _name))
 Tensor.greater = A.gt
 Tensor.less = A.lt
+Tensor.lerp, Tensor.lerp_ = M.lerp_method, M.lerp_      # their messages list the method's signatures
 Tensor.where = lambda self, condition, other: M.where(condition, self, other)
 Tensor.where.__doc__ = "``torch.where(condition, self, other)``."
 
