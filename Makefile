@@ -61,6 +61,7 @@ test: $(STAMP) lint check-exercises
 
 lint: $(STAMP)
 	$(BIN)/ruff check course_lib tests benchmarks website
+	$(BIN)/lint-imports --no-cache
 
 unit: $(STAMP)
 	$(BIN)/python -m pytest -q tests

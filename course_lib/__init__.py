@@ -141,6 +141,7 @@ from .ops.math import (
     isfinite,
     isinf,
     isnan,
+    lerp,
     log,
     log1p,
     log2,

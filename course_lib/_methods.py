@@ -18,6 +18,8 @@ from .core.backend import to_numpy
 from .core.tensor import Tensor
 from .ops import _dispatch as D
 from .ops import arithmetic as A
+from .ops import conversion
+from .ops import creation as _creation
 from .ops import indexing as I
 from .ops import linalg as L
 from .ops import math as M
@@ -29,7 +31,9 @@ from .ops import views as V
 from .ops.creation import as_tensor
 from .ops.random import multinomial as _multinomial
 from .torch_compat import dtypes as _dtype
+from .torch_compat.arguments import Signature, int_list, invalid_arguments, parse, public_names
 from .torch_compat.layouts import check_no_partial_overlap
+from .torch_compat.random import _rng, normal_values, uniform_values
 
 # ---------------------------------------------------------------------------
 # Out-of-place methods: Tensor.name(self, ...) is torch.name(self, ...)
@@ -71,7 +75,6 @@ def _type_as(self, *args, **kwargs):
     """``self`` converted to ``other``'s dtype. Mirrors ``Tensor.type_as`` (and its argument errors)."""
     if len(args) == 1 and not kwargs and isinstance(args[0], Tensor):
         return self.to(args[0].dtype)
-    from .torch_compat.arguments import Signature, parse
     args, kwargs = parse("type_as", (Signature("(Tensor other)"),), args, kwargs)
     return self.to((args or (kwargs["other"],))[0].dtype)
 
@@ -85,6 +88,7 @@ for _name in ("t_", "transpose_", "squeeze_", "unsqueeze_"):      # in-place sha
     setattr(Tensor, _name, getattr(V, _name))
 Tensor.greater = A.gt
 Tensor.less = A.lt
+Tensor.lerp, Tensor.lerp_ = M.lerp_method, M.lerp_      # their messages list the method's signatures
 Tensor.where = lambda self, condition, other: M.where(condition, self, other)
 Tensor.where.__doc__ = "``torch.where(condition, self, other)``."
 
@@ -209,7 +213,6 @@ Tensor.__setitem__ = I.setitem
 @property
 def _T(self):
     """Reverse the dimensions (the transpose of a matrix). Mirrors ``Tensor.T``."""
-    import warnings
     n = self._data.ndim
     if n != 0 and n != 2:
         warnings.warn(
@@ -239,7 +242,6 @@ def _H(self):
     """
     n = self._data.ndim
     if n == 0:
-        import warnings
         warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
                       "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4335.)", UserWarning, stacklevel=2)
         return self
@@ -268,7 +270,6 @@ _INPLACE_SIGNATURES = {
 
 def _inplace_arguments(name, args):
     """PyTorch's TypeError for ``x.name_(*args)`` with a missing or extra argument."""
-    from .torch_compat.arguments import Signature, invalid_arguments
     texts = _INPLACE_SIGNATURES.get(name, ("(Tensor other)", "(Number other)"))
     signatures = tuple(Signature(t, hidden=i > 0 and name in ("add", "sub")) for i, t in enumerate(texts))
     return invalid_arguments(name + "_", signatures, args) or TypeError(
@@ -510,14 +511,12 @@ Tensor.copy_ = _copy_
 
 def _uniform_(self, a=0.0, b=1.0, *, generator=None):
     """Fill with uniform random numbers in ``[a, b)`` in place."""
-    from .torch_compat.random import uniform_values
     values = D.backend_of(self._data).asarray(uniform_values(self._data.shape, self.dtype, a, b, generator))
     return _overwrite(self, I.Uniform, values)
 
 
 def _normal_(self, mean=0.0, std=1.0, *, generator=None):
     """Fill with normal random numbers in place."""
-    from .torch_compat.random import normal_values
     values = D.backend_of(self._data).asarray(normal_values(self._data.shape, self.dtype, mean, std, generator))
     return _overwrite(self, I.Normal, values)
 
@@ -543,12 +542,10 @@ def _random_(self, *args, generator=None, **kwargs):
         RuntimeError: ``from >= to`` or bounds outside the dtype (PyTorch's messages).
         TypeError: other arguments (PyTorch's "invalid combination of arguments").
     """
-    from .torch_compat.arguments import Signature, parse
     if kwargs or len(args) > 2 or not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool)
                                           or a is None and i == 1 for i, a in enumerate(args)):
         args, kwargs = parse("random_", tuple(Signature(t) for t in _RANDOM_SIGNATURES), args, kwargs)
         args = args + tuple(kwargs[k] for k in ("from", "to") if k in kwargs)
-    from .torch_compat.random import _rng
     dt = self.dtype
     name = dt._short_name
     n = self._data.size
@@ -595,7 +592,6 @@ def _resize_(self, *sizes, memory_format=None):
     Raises:
         RuntimeError: on a tensor that requires grad ("cannot resize variables that require grad").
     """
-    from .torch_compat.arguments import int_list
     shape = int_list("resize_", "size", sizes)
     if self._requires_grad:
         raise RuntimeError("cannot resize variables that require grad")
@@ -619,13 +615,11 @@ Tensor.resize_ = _resize_
 
 def _new_tensor(self, data, *, dtype=None, device=None, requires_grad=False):
     """A new tensor from ``data`` with ``self``'s dtype and device by default."""
-    from .ops.creation import tensor
-    return tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
+    return _creation.tensor(data, dtype=dtype or self.dtype, device=device or self.device, requires_grad=requires_grad)
 
 
 def _new_factory(name):
     def method(self, *size, dtype=None, device=None, requires_grad=False):
-        from .ops import creation as _creation
         return getattr(_creation, name)(*size, dtype=dtype or self.dtype, device=device or self.device,
                                         requires_grad=requires_grad)
     method.__name__ = "new_" + name
@@ -641,9 +635,8 @@ Tensor.new_empty = _new_factory("empty")
 
 def _new_full(self, size, fill_value, *, dtype=None, device=None, requires_grad=False):
     """``torch.full`` with ``self``'s dtype and device by default."""
-    from .ops.creation import full
-    return full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
-                requires_grad=requires_grad)
+    return _creation.full(size, fill_value, dtype=dtype or self.dtype, device=device or self.device,
+                          requires_grad=requires_grad)
 
 
 Tensor.new_full = _new_full
@@ -655,8 +648,6 @@ Tensor.new_full = _new_full
 # ---------------------------------------------------------------------------
 
 def _public_names():
-    from .ops import conversion
-    from .torch_compat.arguments import public_names
     public_names({k: v for k, v in vars(Tensor).items() if not k.startswith("__")})
     for module in (A, I, L, M, R, S, O, TR, V, conversion):
         public_names({k: getattr(module, k) for k in getattr(module, "__all__", ())})

@@ -14,6 +14,7 @@ from . import devices as _device
 from .devices import simulated as _cuda_sim
 from .legacy import _LegacyTensorType, legacy_new, legacy_types
 from .torch_compat.device import device as _device_cls
+from .torch_compat.random import manual_seed as _seed_all_devices
 
 __all__ = ["is_available", "device_count", "current_device", "synchronize", "get_device_name",
            "get_device_properties", "device", "init", "is_initialized", "set_device",
@@ -175,8 +176,7 @@ def empty_cache():
 
 def manual_seed(seed):
     """Seeding is shared with the CPU generator in course_lib (CUDA random tensors are drawn on the CPU)."""
-    from .torch_compat.random import manual_seed as seed_all
-    seed_all(seed)
+    _seed_all_devices(seed)
 
 
 manual_seed_all = manual_seed

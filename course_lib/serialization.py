@@ -31,11 +31,14 @@ Not supported: PyTorch's legacy (pre-1.6) format, dtypes course_lib lacks (bfloa
 ``mmap`` (accepted; the file is read into memory), custom ``pickle_module``.
 """
 
+import codecs
 import collections
+import importlib
 import io
 import os
 import pickle
 import re
+import struct
 import sys
 import warnings
 import zipfile
@@ -422,7 +425,6 @@ def _size(sizes=()):
 
 def _allowed_globals():
     """What a weights-only load may name: ``"module.name" -> object``."""
-    import codecs
     allowed = {
         "collections.OrderedDict": collections.OrderedDict,
         "collections.Counter": collections.Counter,
@@ -532,7 +534,6 @@ class _WeightsUnpickler:
         self.stack.append(int.from_bytes(self.read(n), "little", signed=True))
 
     def op_BINFLOAT(self):
-        import struct
         self.stack.append(struct.unpack(">d", self.read(8))[0])
 
     def op_BINUNICODE(self):
@@ -679,7 +680,6 @@ class _FullUnpickler(pickle.Unpickler):
         if path in self._allowed:
             return self._allowed[path]
         if module == "torch" or module.startswith("torch."):
-            import importlib
             target = importlib.import_module("course_lib" + module[len("torch"):])
             return getattr(target, name)
         return super().find_class(module, name)

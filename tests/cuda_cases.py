@@ -42,6 +42,7 @@ def cases(torch):
         "sin": lambda a, b: a.sin(), "tanh": lambda a, b: a.tanh(), "sigmoid": lambda a, b: a.sigmoid(),
         "relu": lambda a, b: a.relu(), "abs": lambda a, b: a.abs(), "clamp": lambda a, b: a.clamp(min=-0.5, max=0.5),
         "maximum": lambda a, b: torch.maximum(a, b), "where": lambda a, b: torch.where(a > 0, a, b),
+        "lerp": lambda a, b: torch.lerp(a, b, 0.3), "lerp_tensor": lambda a, b: a.lerp(b, b.sigmoid()),
         "sum": lambda a, b: a.sum(), "sum_dim": lambda a, b: a.sum(1, keepdim=True), "mean": lambda a, b: a.mean(),
         "mean_dim": lambda a, b: a.mean(dim=0), "max_dim": lambda a, b: a.max(dim=1).values,
         "amax": lambda a, b: a.amax(0), "var": lambda a, b: a.var(1), "norm": lambda a, b: a.norm(),

@@ -225,7 +225,7 @@ MIXED = ("RuntimeError", "Expected all tensors to be on the same device, but fou
 
 @pytest.mark.parametrize("code", [
     "g + c", "c + g", "g * c", "torch.maximum(g, c)", "torch.where(g > 0, g, c)", "g == c", "g.add_(c)",
-    "torch.cat([g, c])", "F.mse_loss(g, c)",
+    "torch.cat([g, c])", "F.mse_loss(g, c)", "torch.lerp(g, c, 0.5)", "torch.lerp(g, g, c)", "g.lerp_(c, 0.5)",
 ])
 def test_mixing_devices_raises_pytorchs_error(sim, code):
     g = torch.ones(3, device="cuda")

@@ -161,6 +161,8 @@ CASES = {
     "Clamp": (lambda t, a: a.clamp(-0.5, 0.8), [_away(2, 3) * 0.9 + 0.05]),
     "ClampTensor": (lambda t, a, lo, hi: a.clamp(lo, hi), [_distinct(2, 3), _distinct(3) - 1, _distinct(2, 1) + 1]),
     "Where": (lambda t, a, b: t.where(a > 0, a, b), [_away(2, 3), _randn(3)]),
+    "Lerp": (lambda t, a, b: t.lerp(a, b, 0.3) + a.lerp(b, 1.75), [_randn(2, 3), _randn(3)]),
+    "LerpTensor": (lambda t, a, b, w: t.lerp(a, b, w), [_randn(2, 3), _randn(3), _rng.uniform(-0.5, 1.5, (2, 1))]),
     "Floor": (lambda t, a: a.floor() + a, [_fractional(3)]),
     "Ceil": (lambda t, a: a.ceil() * a, [_fractional(3)]),
     "Round": (lambda t, a: a.round() * a, [_fractional(3)]),

@@ -30,6 +30,8 @@ simulated (so ``torch.erf`` on the simulated device raises
 ``ModuleNotFoundError``).
 """
 
+import sys
+
 import numpy as np
 
 __all__ = ["ndarray", "module", "stats", "DEVICE_NAME"]
@@ -410,7 +412,6 @@ def asnumpy(a, stream=None, order="C", out=None, *, blocking=True):
 
 
 def get_array_module(*args):
-    import sys
     return sys.modules[__name__].module if any(a.__class__ is ndarray for a in args) else np
 
 

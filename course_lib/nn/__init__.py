@@ -12,6 +12,7 @@
 ==================  ==========================================================
 """
 
+from ..torch_compat.arguments import missing_attribute as _missing_attribute
 from . import functional, init
 from .activation import LogSoftmax, Sigmoid, Softmax, Softplus, Tanh
 from .layers import Dropout, Flatten, Identity, Linear, MSELoss, ReLU, Sequential
@@ -26,6 +27,5 @@ __all__ = ["Module", "Parameter", "Linear", "ReLU", "Sequential", "MSELoss", "Id
 
 
 def __getattr__(name):                   # only for names the module does not have
-    from ..torch_compat.arguments import missing_attribute
-    raise missing_attribute("course_lib.nn", name)
+    raise _missing_attribute("course_lib.nn", name)
 

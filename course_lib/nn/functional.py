@@ -15,18 +15,23 @@ import warnings
 
 import numpy as np
 
+from ..core import grad_mode as _grad_mode
 from ..core.graph import Elementwise, Op
 from ..core.tensor import Tensor
+from ..core.tensor import wrap as _wrap
 from ..ops import _dispatch as D
 from ..ops import linalg as L
+from ..ops import loss as _loss
 from ..ops import softmax as _softmax
 from ..ops import views as V
 from ..ops.math import relu as _relu
 from ..ops.reduction import _average, _total
 from ..torch_compat import dtypes as _dtype
+from ..torch_compat.arguments import missing_attribute as _missing_attribute
 from ..torch_compat.arguments import tensor_expected
 from ..torch_compat.names import type_name
 from ..torch_compat.opmath import precise as _precise
+from ..torch_compat.random import bernoulli_mask as _bernoulli_mask
 
 __all__ = ["linear", "relu", "sigmoid", "tanh", "softmax", "log_softmax", "dropout", "mse_loss", "l1_loss",
            "nll_loss", "cross_entropy", "binary_cross_entropy", "binary_cross_entropy_with_logits", "one_hot",
@@ -356,8 +361,7 @@ def one_hot(tensor, num_classes=-1):
         elif x.max() >= num_classes:
             raise RuntimeError("Class values must be smaller than num_classes.")
         out = (x[..., None] == np.arange(num_classes)).astype(np.int64)
-    from ..core.tensor import wrap
-    return wrap(out).to(tensor.device)
+    return _wrap(out).to(tensor.device)
 
 
 # ---------------------------------------------------------------------------
@@ -384,11 +388,8 @@ def dropout(input, p=0.5, training=True, inplace=False):
         raise tensor_expected("dropout_" if inplace else "dropout", input)
     if not training or p == 0:
         return input
-    from ..core import grad_mode
-    from ..core.tensor import wrap
-    from ..torch_compat.random import bernoulli_mask
-    with grad_mode.no_grad():
-        keep = wrap(bernoulli_mask(input._data.shape, 1 - p)).to(input.device)
+    with _grad_mode.no_grad():
+        keep = _wrap(_bernoulli_mask(input._data.shape, 1 - p)).to(input.device)
         mask = keep.to(input.dtype) / (1 - p) if p < 1 else keep.to(input.dtype)
     return input.mul_(mask) if inplace else input * mask
 
@@ -455,18 +456,17 @@ def _nll_loss_nd(name, input, target, weight, reduction, ignore_index):
     bad = (t != ignore_index) & ((t < 0) | (t >= classes))
     if bad.any():
         raise IndexError(f"Target {int(t[bad].flat[0])} is out of bounds.")
-    from ..ops.loss import NllLoss, NllLoss2d
     w = None if weight is None else weight._data.astype(input._data.dtype)
     params = {"reduction": reduction, "ignore_index": ignore_index, "weight": w}
     if input.dim() <= 2:
-        return D.record(NllLoss, (input, target), (input._data, t), params)
+        return D.record(_loss.NllLoss, (input, target), (input._data, t), params)
     if input.dim() == 4:
-        return D.record(NllLoss2d, (input, target), (input._data, t), params)
+        return D.record(_loss.NllLoss2d, (input, target), (input._data, t), params)
     # 3-D and 5-D+: PyTorch views the input as (N, C, 1, rest) and the target as (N, 1, rest)
     n, c = input.shape[0], input.shape[1]
     x = V.view(input.contiguous(), n, c, 1, input.numel() // (n * c))
     t = t.reshape(n, 1, t.size // n)
-    out = D.record(NllLoss2d, (x, target), (x._data, t), params)
+    out = D.record(_loss.NllLoss2d, (x, target), (x._data, t), params)
     return V.view(out, n, *input.shape[2:]) if reduction == "none" else out
 
 
@@ -531,7 +531,6 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                                f"{target.dtype._short_name}")
         if ignore_index >= 0:
             raise RuntimeError("ignore_index is not supported for floating point target")
-        from ..ops.loss import div_scalar
         n_classes = input.shape[class_dim]
         if label_smoothing > 0:
             target = target * (1 - label_smoothing) + label_smoothing / n_classes
@@ -542,12 +541,11 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
             return -(logp * target).sum(class_dim)
         if reduction == "sum":
             return -(logp * target).sum()
-        return div_scalar(-(logp * target).sum(), input.numel() // n_classes)
+        return _loss.div_scalar(-(logp * target).sum(), input.numel() // n_classes)
     logp = input.log_softmax(class_dim)
     nll = _nll_loss_nd("nll_loss_nd", logp, target, weight, reduction, ignore_index)
     if label_smoothing <= 0:
         return nll
-    from ..ops.loss import mul_scalar
     n_classes = input.shape[class_dim]
     ignore = target == ignore_index
     smooth = -logp.sum(class_dim) if weight is None else \
@@ -561,7 +559,7 @@ def cross_entropy(input, target, weight=None, size_average=None, ignore_index=-1
                 ignore.flatten(), 0).sum()
     elif reduction == "sum":
         smooth = smooth.sum()
-    return mul_scalar(nll, 1 - label_smoothing) + mul_scalar(smooth, label_smoothing / n_classes)
+    return _loss.mul_scalar(nll, 1 - label_smoothing) + _loss.mul_scalar(smooth, label_smoothing / n_classes)
 
 
 def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=None, reduction="mean"):
@@ -589,9 +587,8 @@ def binary_cross_entropy(input, target, weight=None, size_average=None, reduce=N
     x = input._data
     if ((x < 0) | (x > 1)).any():
         raise RuntimeError("all elements of input should be between 0 and 1")
-    from ..ops.loss import BinaryCrossEntropy
     w = None if weight is None else V.broadcast_to(weight, input.shape)._data.astype(x.dtype)
-    return D.record(BinaryCrossEntropy, (input, target), (x, target._data), {"reduction": reduction, "weight": w})
+    return D.record(_loss.BinaryCrossEntropy, (input, target), (x, target._data), {"reduction": reduction, "weight": w})
 
 
 def binary_cross_entropy_with_logits(input, target, weight=None, size_average=None, reduce=None, reduction="mean",
@@ -619,16 +616,14 @@ def binary_cross_entropy_with_logits(input, target, weight=None, size_average=No
                            f"{target.dtype._short_name}")
     if not input.is_floating_point():
         raise NotImplementedError(f"\"log_sigmoid_cpu\" not implemented for '{input.dtype._short_name}'")
-    from ..ops.loss import BinaryCrossEntropyWithLogits
     np_dt = target.dtype.numpy_dtype        # PyTorch computes in the target's dtype (into ``1 - target``)
     x, y = input._data.astype(np_dt, copy=False), target._data.astype(np_dt, copy=False)
     w = None if weight is None else V.broadcast_to(weight, input.shape)._data.astype(np_dt)
     pw = None if pos_weight is None else pos_weight._data.astype(np_dt)
-    return D.record(BinaryCrossEntropyWithLogits, (input, target), (x, y),
+    return D.record(_loss.BinaryCrossEntropyWithLogits, (input, target), (x, y),
                     {"reduction": reduction, "weight": w, "pos_weight": pw})
 
 
 def __getattr__(name):                   # only for names the module does not have
-    from ..torch_compat.arguments import missing_attribute
-    raise missing_attribute("course_lib.nn.functional", name)
+    raise _missing_attribute("course_lib.nn.functional", name)
 

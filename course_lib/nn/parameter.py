@@ -1,6 +1,8 @@
 """``nn.Parameter``: a tensor that a Module registers as one of its learnable weights."""
 
-from ..core.tensor import Tensor
+from ..core.backend import to_numpy
+from ..core.tensor import Tensor, wrap
+from ..ops.creation import empty
 
 __all__ = ["Parameter"]
 
@@ -26,7 +28,6 @@ class Parameter(Tensor):
 
     def __new__(cls, data=None, requires_grad=True):
         if data is None:
-            from ..ops.creation import empty
             data = empty(0)
         if not isinstance(data, Tensor):
             raise TypeError(f"Parameter.__new__() expected a Tensor as data, got {type(data).__name__}")
@@ -59,10 +60,8 @@ class Parameter(Tensor):
         return result
 
     def __reduce_ex__(self, protocol):
-        from ..core.backend import to_numpy
         return (_rebuild_parameter, (to_numpy(self._data).copy(), self._requires_grad))
 
 
 def _rebuild_parameter(array, requires_grad):
-    from ..core.tensor import wrap
     return Parameter(wrap(array), requires_grad)

@@ -45,9 +45,9 @@ from ..torch_compat.names import type_name
 
 __all__ = ["binary", "binary_scalar", "unary", "record", "edge_of", "input_meta", "mark_output", "inplace",
            "inplace_record", "make_view", "current_grad_fn", "rebase_history", "check_inplace", "recording",
-           "as_array", "is_number", "scalar_dtype", "make_scalar", "align", "check_devices", "cast_error",
-           "check_out_grad", "resize_out", "into_temporary", "ELISION_BYTES", "NUMBER", "NO_CONTEXT", "wrap",
-           "backend_of", "broadcast_shape", "view_positions", "view", "viewable", "unrecorded_view", "refuse",
+           "as_array", "is_number", "scalar_dtype", "make_scalar", "align", "same_device", "check_devices",
+           "cast_error", "check_out_grad", "resize_out", "into_temporary", "ELISION_BYTES", "NUMBER", "NO_CONTEXT",
+           "wrap", "backend_of", "broadcast_shape", "view_positions", "view", "viewable", "unrecorded_view", "refuse",
            "write_out"]
 
 _ndarray, _generic = np.ndarray, np.generic
@@ -102,6 +102,24 @@ def check_devices(method, named):
             raise RuntimeError(f"Expected all tensors to be on the same device, but got {arg} is on {t.device}, "
                                f"different from other tensors on {first.device} (when checking argument in method "
                                f"wrapper_CUDA_{method})")
+
+
+def same_device(*tensors):
+    """The arrays of ``tensors`` on one device, as PyTorch's TensorIterator takes them: a 0-d CPU tensor joins the
+    device of the others (a "CPU scalar"); the device is that of the first tensor that is not one.
+
+    Raises:
+        RuntimeError: tensors on two devices, with PyTorch's message.
+    """
+    arrays = [t._data for t in tensors]
+    main = next((t for t, x in zip(tensors, arrays) if x.ndim or x.__class__ is not _ndarray), tensors[0])
+    kind = main._data.__class__
+    for i, (t, x) in enumerate(zip(tensors, arrays)):
+        if x.__class__ is not kind:
+            if x.ndim or x.__class__ is not _ndarray:
+                raise _device_error(main, t)
+            arrays[i] = backend_of(main._data).asarray(x)
+    return arrays
 
 
 def align(a, b, np_dtype=None):

@@ -10,16 +10,19 @@ import warnings
 
 import numpy as np
 
+from ..core import grad_mode
+from ..core.backend import backend_of
 from ..core.graph import Elementwise, Op
 from ..core.layout import broadcast_shape
 from ..core.ops import Add, Div, Mul, Sub
 from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
-from ..torch_compat.arguments import tensor_expected, wrong_arguments
+from ..torch_compat.arguments import Signature, parse, tensor_expected, wrong_arguments
 from ..torch_compat.layouts import elementwise_result
 from ..torch_compat.names import type_name
 from ..torch_compat.opmath import precise
 from . import _dispatch as D
+from .creation import number_tensor
 
 __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide",
            "remainder", "fmod", "pow", "neg", "negative", "rsub", "reciprocal",
@@ -423,7 +426,6 @@ BitwiseXor = _bitwise("BitwiseXor", lambda a, b: a ^ b, "bitwise_xor")
 
 
 def _xp(array):
-    from ..core.backend import backend_of
     return backend_of(array) if not isinstance(array, np.generic) else np
 
 
@@ -610,7 +612,6 @@ def remainder(input, other):
         number = _number_tensor(input, other)
         if not D.recording(other):
             return D.binary(Remainder, "remainder", number, other)
-        from ..core import grad_mode
         with grad_mode.no_grad():
             value = D.binary(Remainder, "remainder", number, other)._data
         return D.record(RemainderNumberFirst, (other,), (other._data,), {"value": value})
@@ -779,7 +780,6 @@ def _check_close(name, input, other, rtol, atol, equal_nan):
     """PyTorch's TypeErrors for the arguments of isclose / allclose."""
     if not (isinstance(input, Tensor) and isinstance(other, Tensor) and isinstance(rtol, (int, float))
             and isinstance(atol, (int, float)) and isinstance(equal_nan, bool)):
-        from ..torch_compat.arguments import Signature, parse
         parse(name, (Signature("(Tensor input, Tensor other, float rtol = 1e-05, float atol = 1e-08, "
                                "bool equal_nan = False)"),), (input, other, rtol, atol, equal_nan))
 
@@ -875,7 +875,6 @@ def _number_tensor(number, like, name=None):
     With ``name`` (PyTorch's add, sub, mul, div and their aliases), ``like`` may be a number too:
     ``torch.div(2, 3)`` is ``tensor(0.6667)``, as in PyTorch.
     """
-    from ..ops.creation import number_tensor
     if not isinstance(like, Tensor):
         if name is not None:
             return _both_numbers(number, like, name)
@@ -886,7 +885,6 @@ def _number_tensor(number, like, name=None):
 def _both_numbers(a, b, name):
     """``torch.name(a, b)`` with a non-tensor ``a``: PyTorch's add, sub, mul and div (and aliases) take a Python
     number there and wrap it into a 0-d tensor; anything else is PyTorch's TypeError."""
-    from ..ops.creation import number_tensor
     if not D.is_number(a) or isinstance(a, np.ndarray):
         raise TypeError(f"{name}(): argument 'input' (position 1) must be Tensor, not {type_name(a)}")
     if not D.is_number(b) or isinstance(b, np.ndarray):

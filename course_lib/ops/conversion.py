@@ -12,6 +12,7 @@ from ..core.graph import Op
 from ..core.tensor import Tensor
 from ..devices import module_for, resolve
 from ..torch_compat import dtypes as _dtype
+from ..torch_compat.arguments import Signature, invalid_arguments
 from ..torch_compat.device import device as Device
 from ..torch_compat.layouts import empty_preserving
 from . import _dispatch as D
@@ -51,7 +52,6 @@ _TO = None
 def _signatures():
     global _TO
     if _TO is None:
-        from ..torch_compat.arguments import Signature
         rest = "bool non_blocking = False, bool copy = False, *, torch.memory_format memory_format = None"
         _TO = (Signature(f"(torch.device device = None, torch.dtype dtype = None, {rest})"),
                Signature(f"(torch.dtype dtype, {rest})"), Signature(f"(Tensor tensor, {rest})"))
@@ -87,7 +87,6 @@ def _parse(args, kwargs):
             dtype = _BAD
     extra = set(kwargs) - {"dtype", "device", "memory_format", *names}
     if dtype is _BAD or len(flags) > 2 or extra or not all(isinstance(f, bool) for f in flags):
-        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments("to", _signatures(), args, kwargs)
     copy = kwargs.get("copy", flags[1] if len(flags) > 1 else False)
     return _dtype.as_dtype(dtype, "to"), dev, copy

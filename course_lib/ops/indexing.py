@@ -19,10 +19,12 @@ from ..core.layout import broadcast_shape, element_strides
 from ..core.tensor import Tensor, wrap, wrap_dim
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import Signature, invalid_arguments, parse, tensor_expected, wrong_arguments
+from ..torch_compat.dtypes import int64
 from ..torch_compat.layouts import broadcast_strides, check_no_partial_overlap, empty_strided, iterator_strides
 from ..torch_compat.names import type_name
 from . import _dispatch as D
 from . import views as V
+from .creation import _data_to_array, _infer_dtype
 
 __all__ = ["getitem", "setitem", "index_select", "masked_fill", "masked_select", "gather", "nonzero", "take",
            "scatter", "scatter_", "scatter_add", "scatter_add_", "index_add", "index_add_", "index_fill", "index_fill_",
@@ -118,8 +120,6 @@ def _slice_index(value):
 
 def _index_tensor(item):
     """A list (or array) used as an index, converted as PyTorch does: bool or uint8 data stays, the rest is int64."""
-    from ..ops.creation import _data_to_array, _infer_dtype
-    from ..torch_compat.dtypes import int64
     dt = _infer_dtype(item)
     array, _ = _data_to_array(item, dt if dt.numpy_dtype in _MASK_DTYPES else int64)
     return D.wrap(array)
@@ -766,7 +766,6 @@ class MaskedSelect(Op):
     saved_names = ("mask", "self")
 
     def forward(ctx, a, mask):
-        from ..core.layout import broadcast_shape
         xp = backend_of(a)
         shape = broadcast_shape(a.shape, mask.shape)
         m = xp.broadcast_to(mask, shape)

@@ -21,12 +21,14 @@ import numpy as np
 
 from ..core.backend import backend_of
 from ..core.graph import Op
+from ..core.layout import broadcast_shape
 from ..core.ops import Mm
 from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import wrong_arguments
 from . import _dispatch as D
 from . import views as V
+from .reduction import sum as _sum
 
 __all__ = ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner", "einsum"]
 
@@ -253,7 +255,6 @@ def matmul(input, other, *, out=None):
 
 
 def _batched_matmul(a, b):
-    from ..core.layout import broadcast_shape
     d1, d2 = a._data.ndim, b._data.ndim
     if a._data.dtype != b._data.dtype:
         raise RuntimeError(f"expected scalar type {_short(a)} but found {_short(b)}")
@@ -400,7 +401,6 @@ def einsum(equation, *operands):
 def _contract(ops, n_out):
     """PyTorch's einsum on operands permuted to (output dims, contracted dims): each contracted dim is summed
     out, or squeezed, as soon as no later operand has it (with a size above 1)."""
-    from .reduction import sum as _sum
     nd = ops[0].ndim
     if len(ops) == 1:                        # one operand: one sum over all contracted dims
         return _sum(ops[0], tuple(range(n_out, nd))) if nd > n_out else ops[0]

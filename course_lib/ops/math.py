@@ -4,22 +4,27 @@ Integer inputs of the floating functions (``exp``, ``sqrt``, ...) are
 computed in the default float dtype, as in PyTorch.
 """
 
+import math
+
 import numpy as np
 
 from ..core.backend import backend_of
 from ..core.graph import Elementwise
+from ..core.layout import broadcast_shape
 from ..core.ops import Relu
 from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
-from ..torch_compat.arguments import tensor_expected, wrong_arguments
-from ..torch_compat.layouts import elementwise_result
+from ..torch_compat.arguments import Signature, invalid_arguments, parse, tensor_expected, wrong_arguments
+from ..torch_compat.fma import fma, fma_float32
+from ..torch_compat.layouts import check_no_partial_overlap, elementwise_result
 from ..torch_compat.opmath import precise
 from . import _dispatch as D
+from .indexing import nonzero
 
 __all__ = ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt",
            "sin", "cos", "tan", "tanh", "acos", "asin", "atan", "arccos", "arcsin", "arctan", "sigmoid", "relu",
            "floor", "ceil", "round", "trunc", "sign",
-           "clamp", "clip", "clamp_min", "clamp_max", "where", "isnan", "isinf", "isfinite", "erf"]
+           "clamp", "clip", "clamp_min", "clamp_max", "where", "lerp", "isnan", "isinf", "isfinite", "erf"]
 
 
 def _xp(a):
@@ -419,7 +424,6 @@ class Erf(Elementwise):
     int_to_float = True
 
     def forward(ctx, a):
-        import math
         ctx.save_for_backward(a)
         xp = _xp(a)
         if xp is np:
@@ -506,14 +510,12 @@ def clamp(input, min=None, max=None, *, out=None):
         given = (min, max) if max is not None else (min,) if min is not None else ()
         raise wrong_arguments("clamp", input, *given)
     if not (_is_bound(min) and _is_bound(max)):
-        from ..torch_compat.arguments import Signature, invalid_arguments
         kwargs = {k: v for k, v in (("min", min), ("max", max)) if v is not None}
         raise invalid_arguments("clamp", (Signature("(Tensor min = None, Tensor max = None)"),
                                           Signature("(Number min = None, Number max = None)")), (), kwargs)
     if min is None and max is None:
         raise RuntimeError("torch.clamp: At least one of 'min' or 'max' must not be None")
     if isinstance(min, Tensor) or isinstance(max, Tensor):
-        from ..core.layout import broadcast_shape
         bounds = [b for b in (min, max) if b is not None]
         shape = input._data.shape
         for b in bounds:
@@ -564,7 +566,6 @@ def clamp_max(input, max):
 
 
 def _where_signatures():
-    from ..torch_compat.arguments import Signature
     return tuple(Signature(t) for t in (
         "(Tensor condition)", "(Tensor condition, Tensor input, Tensor other, *, Tensor out = None)",
         "(Tensor condition, Number self, Tensor other)", "(Tensor condition, Tensor input, Number other)",
@@ -580,15 +581,11 @@ def where(condition, input=None, other=None):
     Raises:
         RuntimeError: a condition that is not a bool tensor (PyTorch's message).
     """
-    from ..core.layout import broadcast_shape
-    from ..torch_compat import dtypes as _dtype
     args = (condition, input, other)
     if input is None and other is None and isinstance(condition, Tensor):
-        from .indexing import nonzero
         return nonzero(condition, as_tuple=True)
     if not isinstance(condition, Tensor) or input is None or other is None or not all(
             isinstance(v, Tensor) or D.is_number(v) and not isinstance(v, np.ndarray) for v in args[1:]):
-        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments("where", _where_signatures(), tuple(a for a in args if a is not None))
     shape = ()
     for v in args:                       # broadcast in PyTorch's order: condition, input, other
@@ -620,6 +617,201 @@ def where(condition, input=None, other=None):
     return D.record(Where, (input if isinstance(input, Tensor) else D.NUMBER,
                             other if isinstance(other, Tensor) else D.NUMBER),
                     (arrays[0], arrays[1]), {"condition": condition._data})
+
+
+# ---------------------------------------------------------------------------
+# lerp: linear interpolation between two tensors, by a number or a tensor of weights
+# ---------------------------------------------------------------------------
+
+def _lerp_values(a, b, w):
+    """PyTorch's lerp kernel (``aten/src/ATen/native/cpu/LerpKernel.cpp``, ``Lerp.h``): ``a + w * (b - a)``
+    where ``|w| < 0.5``, else ``b - (1 - w) * (b - a)`` (exact at both ends), each as one fused multiply-add
+    in the op's precision (float16 computed in float32).  ``a``, ``b`` arrays, ``w`` an array or a scalar,
+    all of one floating dtype."""
+    xp, dtype = _xp(a), a.dtype
+    if dtype == np.float64:
+        fused = fma
+    else:
+        fused, f32 = fma_float32, np.dtype(np.float32)
+        a, b, w = a.astype(f32, copy=False), b.astype(f32, copy=False), w.astype(f32, copy=False)
+    small = xp.abs(w) < 0.5
+    out = fused(xp.where(small, w, w - 1), b - a, xp.where(small, a, b))
+    return D.as_array(out.astype(dtype, copy=False))
+
+
+def _scaled(grad, number):
+    """``grad * number`` as PyTorch multiplies a tensor by a Scalar: in the tensor's dtype, float16 in float32."""
+    if grad.dtype == np.float16:
+        return (grad.astype(np.float32) * np.float32(number)).astype(np.float16)
+    return grad * grad.dtype.type(number)
+
+
+class Lerp(Elementwise):
+    """``lerp(input, end, weight)`` with a number ``weight`` (LerpBackward0): two edges, the weight a Scalar."""
+
+    node_name = "LerpBackward0"
+
+    def forward(ctx, a, b, weight, given):
+        ctx.weight = given                 # grad_fn._saved_weight: the number as it was given
+        return _lerp_values(a, b, weight)
+
+    def backward(ctx, grad):               # PyTorch: grad * (1 - weight.toDouble()), grad * weight
+        w = complex(ctx.weight).real
+        need = ctx.needs_input_grad
+        return (_scaled(grad, 1.0 - w) if need[0] else None, _scaled(grad, w) if need[1] else None)
+
+
+class LerpTensor(Elementwise):
+    """``lerp(input, end, weight)`` with a tensor ``weight`` (LerpBackward1): three edges.  ``dtype`` is the
+    result's; a 0-d ``weight`` may have another (it is cast, as its input arrays are, inside forward, so that
+    ``grad_fn._saved_weight`` is the weight itself)."""
+
+    node_name = "LerpBackward1"
+    saved_names = ("self", "end", "weight")
+
+    def forward(ctx, a, b, w, dtype):
+        need_weight = bool(ctx.needs_input_grad) and ctx.needs_input_grad[2]
+        ctx.save_for_backward(a if need_weight else None, b if need_weight else None, w)   # as PyTorch saves
+        return _lerp_values(a.astype(dtype, copy=False), b.astype(dtype, copy=False), w.astype(dtype, copy=False))
+
+    def backward(ctx, grad):               # PyTorch: grad * (1 - weight), grad * weight, grad * (end - self)
+        a, b, w = ctx.saved_tensors
+        need, dtype = ctx.needs_input_grad, grad.dtype
+        if need[0] and w.dtype.kind == "b":
+            raise RuntimeError("Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` "
+                               "or `logical_xor()` operator instead.")
+        return (grad * (1 - w).astype(dtype, copy=False) if need[0] else None,
+                grad * w.astype(dtype, copy=False) if need[1] else None,
+                grad * (b - a).astype(dtype, copy=False) if need[2] else None)
+
+
+_LERP = tuple(Signature(t) for t in ("(Tensor input, Tensor end, Tensor weight, *, Tensor out = None)",
+                                     "(Tensor input, Tensor end, Number weight, *, Tensor out = None)"))
+_LERP_METHOD = tuple(Signature(t) for t in ("(Tensor end, Tensor weight)", "(Tensor end, Number weight)"))
+
+
+def _lerp_arguments(name, signatures, args, kwargs, names):
+    """The values of ``names`` (the operands) in a call with ``args`` and ``kwargs``, once it fits ``signatures``.
+
+    Raises:
+        TypeError: PyTorch's message when no signature fits ("lerp() received an invalid combination of
+            arguments - got (Tensor, Tensor), but expected one of: ...").
+    """
+    if (len(args) == len(names) and not kwargs and all(isinstance(a, Tensor) for a in args[:-1])
+            and (isinstance(args[-1], Tensor) or D.is_number(args[-1]))):
+        return args
+    args, kwargs = parse(name, signatures, args, kwargs)
+    return tuple(args) + tuple(kwargs[n] for n in names[len(args):])
+
+
+def _lerp_weight(weight, dt):
+    """A number ``weight`` as PyTorch's kernel reads it: in the op's precision (float32 for float16).
+
+    Raises:
+        RuntimeError: a complex number with an imaginary part, or a finite float beyond float32's range for a
+            float32 or float16 op ("value cannot be converted to type float without overflow").
+    """
+    opmath = _dtype.float64 if dt is _dtype.float64 else _dtype.float32
+    if isinstance(weight, (complex, np.complexfloating)):
+        if weight.imag:
+            raise RuntimeError(f"value cannot be converted to type {opmath._cpp_name} without overflow")
+        weight = weight.real
+    return opmath.numpy_dtype.type(_dtype.checked_value(weight, opmath, scalar=True))
+
+
+def _lerp_operation(input, end, weight, out=None):
+    """``(op, inputs, arrays, params)`` of ``lerp(input, end, weight)``, after PyTorch's checks in its order;
+    ``out`` is the tensor ``lerp_`` writes into (its overlap, shape and dtype are checked too).
+
+    Raises:
+        OverflowError: a Python int weight outside [-2**63, 2**64).
+        RuntimeError: ``end`` (or a weight with dimensions) of another dtype than ``input``; shapes that do
+            not broadcast; tensors on two devices; for ``lerp_``: memory shared with an operand, a broadcast
+            shape or a result dtype ``out`` cannot hold; a weight that does not fit the op's precision.
+        NotImplementedError: integer or bool operands.
+    """
+    number = not isinstance(weight, Tensor)
+    if number and weight.__class__ is int:
+        D.make_scalar(weight, np.dtype(np.int64))          # PyTorch's argument parser: "int too big to convert"
+    operands = (input, end) if number else (input, end, weight)
+    for t, what in zip(operands[1:], ("end", "weight")):
+        if t.dtype is not input.dtype and (what == "end" or t._data.ndim):
+            raise RuntimeError(f"expected dtype {_dtype.DEMANGLED_NAMES[input.dtype]} for `{what}` but got dtype "
+                               f"{_dtype.DEMANGLED_NAMES[t.dtype]}")
+    if out is not None:
+        D.check_inplace(out, False)                        # an expanded tensor cannot be written into
+        for t in operands[1:]:
+            check_no_partial_overlap(out._data, t._data)
+    shape = ()
+    for t in operands:
+        shape = broadcast_shape(shape, t._data.shape)
+    arrays = D.same_device(*operands)
+    dt = input.dtype if number else _dtype.result_type(*operands)
+    if out is not None:
+        if shape != out._data.shape:
+            raise RuntimeError(f"output with shape [{', '.join(map(str, out.shape))}] doesn't match the broadcast "
+                               f"shape [{', '.join(map(str, shape))}]")
+        if not _dtype.can_cast(dt, out.dtype):
+            raise D.cast_error(dt.numpy_dtype, out._data.dtype)
+    if not dt.is_floating_point:
+        raise NotImplementedError(f'"lerp_kernel_{"scalar" if number else "tensor"}" not implemented for '
+                                  f"'{dt._short_name}'")
+    if number:
+        return Lerp, (input, end), tuple(arrays), {"weight": _lerp_weight(weight, dt), "given": weight}
+    return LerpTensor, operands, tuple(arrays), {"dtype": dt.numpy_dtype}
+
+
+def lerp(*args, out=None, **kwargs):
+    """Linear interpolation ``input + weight * (end - input)``, element-wise. Mirrors ``torch.lerp``.
+
+    ``lerp(input, end, weight)``: ``weight`` is a number or a tensor; ``input``, ``end`` and a tensor weight
+    broadcast together.  ``input`` and ``end`` share one floating dtype, the result's; a tensor weight has it
+    too, unless it is 0-d (then the dtypes promote as for ``+``).  Computed as PyTorch's kernel computes it,
+    to the bit: ``input + weight * (end - input)`` for ``|weight| < 0.5``, ``end - (1 - weight) * (end - input)``
+    otherwise, one fused multiply-add.  Records ``LerpBackward0`` (a number weight, ``grad_fn._saved_weight``)
+    or ``LerpBackward1`` (a tensor weight: ``_saved_self``, ``_saved_end``, ``_saved_weight``).
+
+    Raises:
+        TypeError: arguments that fit neither ``(Tensor input, Tensor end, Tensor weight)`` nor
+            ``(Tensor input, Tensor end, Number weight)`` (PyTorch's message).
+        RuntimeError: ``end`` or a weight with dimensions of another dtype ("expected dtype float for `end`
+            but got dtype double"), shapes that do not broadcast, ``out=`` with an operand that requires
+            grad or of a dtype the result cannot be cast to.
+        NotImplementedError: integer or bool operands ('"lerp_kernel_scalar" not implemented for 'Long'').
+    """
+    if out is not None and not isinstance(out, Tensor):
+        kwargs = {**kwargs, "out": out}                    # parse() names the wrong argument
+    input, end, weight = _lerp_arguments("lerp", _LERP, args, kwargs, ("input", "end", "weight"))
+    if out is not None:
+        D.check_out_grad("lerp", out, (input, end, weight))
+        return D.write_out(out, lerp(input, end, weight))
+    op, inputs, arrays, params = _lerp_operation(input, end, weight)
+    return D.record(op, inputs, arrays, params)
+
+
+def lerp_method(self, *args, **kwargs):
+    """``torch.lerp(self, end, weight)`` as ``Tensor.lerp`` (whose messages list the method's signatures)."""
+    end, weight = _lerp_arguments("lerp", _LERP_METHOD, args, kwargs, ("end", "weight"))
+    return lerp(self, end, weight)
+
+
+def lerp_(self, *args, **kwargs):
+    """``Tensor.lerp_(end, weight)``: writes ``lerp(self, end, weight)`` into ``self`` and returns ``self``.
+
+    Raises:
+        RuntimeError: a leaf that requires grad (checked first, as in PyTorch); the errors of ``lerp``; a
+            broadcast shape other than ``self``'s, a result dtype ``self`` cannot hold, an expanded ``self`` or
+            one that partly shares memory with an operand.
+    """
+    end, weight = _lerp_arguments("lerp_", _LERP_METHOD, args, kwargs, ("end", "weight"))
+    recorded = D.recording(self, end, weight if isinstance(weight, Tensor) else None)
+    D.check_inplace(self, recorded, overlap=False)
+    op, inputs, arrays, params = _lerp_operation(self, end, weight, out=self)
+    if recorded:
+        return D.inplace_record(op, self, inputs, arrays, params)
+    self._data[...] = op.forward(D.NO_CONTEXT, *arrays, **params)
+    self._bump()
+    return self
 
 
 def isnan(input):

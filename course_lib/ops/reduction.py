@@ -8,6 +8,7 @@ and bool sums are int64, as in PyTorch.
 import builtins
 import math
 import types
+import warnings
 
 import numpy as np
 
@@ -16,9 +17,18 @@ from ..core.graph import Op
 from ..core.ops import Sum
 from ..core.tensor import Tensor, wrap, wrap_dim
 from ..torch_compat import dtypes as _dtype
-from ..torch_compat.arguments import tensor_expected, wrong_arguments
+from ..torch_compat.arguments import (
+    FUNCTION_SIGNATURES,
+    Signature,
+    int_list,
+    invalid_arguments,
+    parse,
+    tensor_expected,
+    wrong_arguments,
+)
 from ..torch_compat.sum_order import total
 from . import _dispatch as D
+from .arithmetic import maximum, minimum
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var",
            "all", "any", "norm", "cumsum", "cumprod", "trace", "logsumexp", "count_nonzero", "return_types"]
@@ -95,7 +105,6 @@ def normalize_dims(dim, ndim):
 
 
 def _signatures(*texts):
-    from ..torch_compat.arguments import Signature
     return tuple(Signature(t) for t in texts)
 
 
@@ -121,7 +130,6 @@ def _check_args(name, texts, dim, keepdim, ints_only=False, none_ok=True):
         not ints_only and isinstance(dim, (tuple, list)) and builtins.all(_is_int(d) for d in dim))
     if ok_dim and isinstance(keepdim, (bool, np.bool_)):
         return dim
-    from ..torch_compat.arguments import int_list, parse
     args = (dim,) if keepdim is False else (dim, keepdim)
     dim = parse(name, _signatures(*texts), args)[0][0]        # dim=torch.tensor(1) is read as 1
     if isinstance(dim, (tuple, list)):                        # a later element that is not an int
@@ -580,7 +588,6 @@ def _no_dim(name, input, dim, keepdim, keepdims, dtype):
     """The TypeError PyTorch raises for ``keepdim=`` / ``keepdims=`` without a dim."""
     if dtype is not None:
         return _missing_dim(name)
-    from ..torch_compat.arguments import FUNCTION_SIGNATURES, invalid_arguments
     kwargs = {"keepdim": keepdim} if keepdim is not _NOT_GIVEN else {"keepdims": keepdims}
     if dim.method:
         return invalid_arguments(name, _signatures(*_SUM), (), kwargs)
@@ -671,7 +678,6 @@ def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None, axis=_NOT_GIVEN
     if not isinstance(input, Tensor):
         raise _wrong_arguments("prod", input, dim, keepdim, _ALL_ELEMENTS)
     if dim is None:
-        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments("prod", _signatures(*_PROD), (), {"dim": None})
     if dim is _ALL_ELEMENTS:
         dim = None
@@ -690,7 +696,6 @@ def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None, axis=_NOT_GIVEN
 
 def _extreme(input, dim, keepdim, largest, name):
     if isinstance(dim, Tensor):
-        from .arithmetic import maximum, minimum
         return maximum(input, dim) if largest else minimum(input, dim)
     dim = _check_args(name, _MAX, dim, keepdim, ints_only=True)
     x = input._data
@@ -713,11 +718,9 @@ def _extreme(input, dim, keepdim, largest, name):
 def _extreme_of(input, dim, keepdim, largest, name):
     if dim is _ALL_ELEMENTS:
         if keepdim is not None:
-            from ..torch_compat.arguments import invalid_arguments
             raise invalid_arguments(name, _signatures(*_MAX), (), {"keepdim": keepdim})
         dim = None
     elif dim is None:
-        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments(name, _signatures(*_MAX), (), {"dim": None})
     elif isinstance(dim, Tensor) and keepdim is not None:     # max(a, b, keepdim): no such overload
         raise wrong_arguments(name, input, dim, keepdim)
@@ -861,10 +864,8 @@ def _var_std(op, input, dim, unbiased, keepdim, correction, name):
     if isinstance(dim, bool):             # std(unbiased) positional form
         unbiased, dim = dim, None
     if unbiased is not None and not (isinstance(unbiased, (bool, np.bool_)) and isinstance(keepdim, (bool, np.bool_))):
-        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments(name, _signatures(*_VAR), (dim, unbiased) + ((keepdim,) if keepdim else ()))
     if unbiased is not None and correction is not None:
-        from ..torch_compat.arguments import invalid_arguments
         raise invalid_arguments(name, _signatures(*_VAR), (), {"correction": correction, "unbiased": unbiased})
     dim = _check_args(name, _VAR, dim, keepdim)
     x = input._data
@@ -877,7 +878,6 @@ def _var_std(op, input, dim, unbiased, keepdim, correction, name):
     if dim is None and keepdim:
         axes = tuple(range(x.ndim))
     if n - corr <= 0:
-        import warnings
         warnings.warn(f"{name}(): degrees of freedom is <= 0. Correction should be strictly less than the "
                       "reduction factor (input numel divided by output numel). (Triggered internally at "
                       "/__w/pytorch/pytorch/aten/src/ATen/native/ReduceOps.cpp:1861.)", UserWarning, stacklevel=3)
@@ -991,7 +991,6 @@ def cumsum(input, dim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN):
     if not isinstance(input, Tensor):
         raise wrong_arguments("cumsum", input, dim)
     if not _is_int(dim):
-        from ..torch_compat.arguments import FUNCTION_SIGNATURES, parse
         dim = parse("cumsum", _signatures(*FUNCTION_SIGNATURES["cumsum"]), (input, dim))[0][1]
     x = input._data
     rdt = _sum_dtype(x, dtype, "cumsum")

@@ -19,7 +19,7 @@ import numpy as np
 from ..core.backend import backend_of
 from ..core.graph import Op
 from ..core.tensor import Tensor, wrap_dim
-from ..torch_compat.arguments import tensor_expected
+from ..torch_compat.arguments import _check, tensor_expected
 from ..torch_compat.names import type_name
 from . import _dispatch as D
 
@@ -101,7 +101,6 @@ def _apply(op, name, input, dim, dtype, axis):
     if dim is _NOT_GIVEN:
         raise TypeError(f'{name}() missing 1 required positional arguments: "dim"')
     if not isinstance(dim, (int, np.integer)) or isinstance(dim, bool):
-        from ..torch_compat.arguments import _check
         if not _check("int", dim):
             where = "" if dim is None else " (position 2)"
             raise TypeError(f"{name}(): argument 'dim'{where} must be int, not {type_name(dim)}")

@@ -20,7 +20,7 @@ import numpy as np
 
 from ..core.backend import backend_of
 from ..core.graph import NO_CONTEXT, AsStrided, Op, short_name
-from ..core.layout import element_strides, strided, view_strides
+from ..core.layout import broadcast_shape, element_strides, strided, view_strides
 from ..core.ops import Expand, Transpose, Unsqueeze, View, view_shape
 from ..core.tensor import Tensor, wrap_dim
 from ..torch_compat import dtypes as _dtype
@@ -36,6 +36,7 @@ from ..torch_compat.arguments import (
 )
 from ..torch_compat.layouts import empty_preserving
 from ..torch_compat.names import type_name
+from ..torch_compat.size import Size
 from . import _dispatch as D
 
 __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute",
@@ -729,8 +730,6 @@ def broadcast_shapes(*shapes):
     Raises:
         RuntimeError: shapes that cannot broadcast (PyTorch's message).
     """
-    from ..ops.views import broadcast_shapes_of
-    from ..torch_compat.size import Size
     return Size(broadcast_shapes_of(shapes))
 
 
@@ -742,7 +741,6 @@ def broadcast_tensors(*tensors):
     Raises:
         RuntimeError: shapes that cannot broadcast.
     """
-    from ..core.layout import broadcast_shape
     for i, t_ in enumerate(tensors):
         if not isinstance(t_, Tensor):
             raise TypeError(f"expected Tensor as element {i} in argument 0, but got {type(t_).__name__}")

@@ -3,6 +3,8 @@
 import numpy as np
 
 from ..core import grad_mode
+from ..core.tensor import wrap
+from ..ops._dispatch import as_array
 from ..ops.creation import tensor, zeros_like
 from ..torch_compat.dtypes import float32
 from .optimizer import Optimizer
@@ -110,6 +112,4 @@ class AdamW(Adam):
 
 
 def _wrap(array):
-    from ..core.tensor import wrap
-    from ..ops._dispatch import as_array
     return wrap(as_array(array))

@@ -1,5 +1,6 @@
 """``torch.optim.Optimizer``: parameter groups, ``zero_grad`` and the state of an optimizer."""
 
+import copy
 import warnings
 from collections import defaultdict
 
@@ -129,7 +130,6 @@ class Optimizer:
         Raises:
             ValueError: another number of groups or of parameters in a group (PyTorch's messages).
         """
-        import copy
         state_dict = copy.deepcopy(state_dict)
         groups, saved_groups = self.param_groups, state_dict["param_groups"]
         if len(groups) != len(saved_groups):

@@ -1,15 +1,26 @@
-"""Fused multiply-add as C++ compilers emit it for PyTorch's CPU kernels (arange, linspace, uniform_)."""
+"""Fused multiply-add as C++ compilers emit it for PyTorch's CPU kernels (arange, linspace, uniform_, lerp)."""
 
 import numpy as np
 
-__all__ = ["fma"]
+from ..core.backend import backend_of
+
+__all__ = ["fma", "fma_float32"]
+
+
+def _xp(*values):
+    """The array library of the first array among ``values`` (NumPy for Python and NumPy scalars)."""
+    for v in values:
+        if hasattr(v, "shape") and not isinstance(v, np.generic):
+            return backend_of(v)
+    return np
 
 
 def fma(a, b, c):
     """``a * b + c`` rounded once, as a C++ compiler's fused multiply-add gives it (float64 arrays; exact
     products and sums by error-free transformations)."""
+    xp = _xp(a, b, c)
     with np.errstate(all="ignore"):
-        a, b = np.asarray(a, np.float64), np.asarray(b, np.float64)
+        a, b = xp.asarray(a, dtype=np.float64), xp.asarray(b, dtype=np.float64)
         p = a * b
         t = 134217729.0 * a                      # Dekker's split: p + e is a * b exactly
         ah = t - (t - a)
@@ -19,4 +30,25 @@ def fma(a, b, c):
         s = p + c
         bb = s - p
         r = s + (((p - (s - bb)) + (c - bb)) + e)
-        return np.where(np.isfinite(r), r, p + c)
+        return xp.where(xp.isfinite(r), r, p + c)
+
+
+def fma_float32(a, b, c):
+    """``a * b + c`` of float32 values rounded once to float32, as the FMA instruction of a float32 kernel
+    gives it (NumPy or CuPy arrays, or scalars).
+
+    The product of two float32 values is exact in float64.  The sum is rounded *to odd* in float64 (where it
+    is inexact, the neighbour whose last bit is 1), which keeps enough bits for the rounding to float32 to
+    give the exact value rounded once (Boldo and Melquiond, "When double rounding is odd", 2005).
+    """
+    xp = _xp(a, b, c)
+    with np.errstate(all="ignore"):
+        a, b, c = (xp.asarray(v, dtype=np.float64) for v in (a, b, c))
+        p = a * b
+        s = p + c
+        bb = s - p
+        err = (p - (s - bb)) + (c - bb)              # s + err == p + c exactly (Knuth's two-sum)
+        even = (s.view(np.int64) & 1) == 0
+        odd = xp.nextafter(s, xp.where(err > 0, np.inf, -np.inf))
+        s = xp.where((err != 0) & even & xp.isfinite(s), odd, s)
+        return s.astype(np.float32)

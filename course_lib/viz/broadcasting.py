@@ -21,6 +21,8 @@ import ipywidgets as widgets
 from matplotlib.figure import Figure
 from matplotlib.patches import Rectangle
 
+import course_lib
+
 from . import pictures
 from .fonts import use_chinese_font
 from .memory import displayable, figure_png
@@ -119,7 +121,6 @@ def broadcast_outcome(shape_a, shape_b):
     No memory is spent on big shapes: the operands are expanded 0-d tensors
     and the sum is only computed to obtain the error.
     """
-    import course_lib
     try:
         return tuple(course_lib.broadcast_shapes(tuple(shape_a), tuple(shape_b))), None
     except RuntimeError:
@@ -161,7 +162,6 @@ def _grid(result):
 
 def _draw_stretched(ax, shape_a, shape_b, top):
     """Draw a, b (stretched) and a + b with their top edge at ``top``; returns (width, bottom)."""
-    import course_lib
     result, _ = broadcast_outcome(shape_a, shape_b)
     a = course_lib.arange(1, _numel(shape_a) + 1).reshape(tuple(shape_a))
     b = (course_lib.arange(1, _numel(shape_b) + 1) * 10).reshape(tuple(shape_b))

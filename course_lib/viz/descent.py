@@ -25,7 +25,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+import course_lib as torch
+
 from . import pictures
+from .fonts import use_chinese_font
 
 __all__ = ["CHAPTER_X", "CHAPTER_Y", "PRESETS", "FitResult", "fit_line", "critical_lr", "draw_fit",
            "DescentWidget"]
@@ -114,7 +117,6 @@ def fit_line(lr, epochs, x=CHAPTER_X, y=CHAPTER_Y, a0=0.0, b0=0.0):
     Raises:
         ValueError: ``lr <= 0``, ``epochs < 1`` or data of different lengths.
     """
-    import course_lib as torch
     if not lr > 0:
         raise ValueError(f"学习率 lr 必须是正数，得到的是 {lr}")
     if int(epochs) < 1:
@@ -169,7 +171,6 @@ def draw_fit(results, fig=None):
     """
     from matplotlib.figure import Figure
 
-    from . import use_chinese_font
     use_chinese_font()
     if isinstance(results, FitResult):
         results = [results]

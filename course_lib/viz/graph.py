@@ -47,6 +47,7 @@ from ..core.backend import to_numpy
 from ..core.engine import run_backward
 from ..core.layout import sum_to
 from . import pictures
+from .fonts import use_chinese_font
 
 __all__ = ["GraphNode", "GraphEdge", "Graph", "Step", "graph_of", "BackwardStepper", "draw_graph",
            "GraphWidget", "format_grad"]
@@ -551,7 +552,6 @@ def draw_graph(target, ax=None, title=None, width=None):
     """
     from matplotlib.figure import Figure
 
-    from . import use_chinese_font
     use_chinese_font()
     stepper = target if isinstance(target, BackwardStepper) else None
     if isinstance(target, _torch.Tensor):

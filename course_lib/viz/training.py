@@ -18,6 +18,8 @@ PyTorch alike.
 
 import io
 
+from .fonts import use_chinese_font
+
 __all__ = ["TrainingPlot", "METRICS"]
 
 # key -> (label, which panel: 0 loss, 1 accuracy, colour, line style)
@@ -61,7 +63,6 @@ class TrainingPlot:
         """A matplotlib figure of the history so far (not displayed)."""
         from matplotlib.figure import Figure
 
-        from .fonts import use_chinese_font
         use_chinese_font()
         fig = Figure(figsize=self.figsize, layout="constrained")
         axes = fig.subplots(1, 2)
