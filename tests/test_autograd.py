@@ -436,6 +436,18 @@ print(x.equal(y.grad_fn._saved_self), x is y.grad_fn._saved_self)
 e = x.exp()
 print(e.equal(e.grad_fn._saved_result), e is e.grad_fn._saved_result)
 """,
+    "grad_fn_call_gives_the_formulas_gradients_before_the_engine_sums_them": """
+x = torch.ones(2, 3, requires_grad=True)
+w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+s = torch.tensor(2.0, requires_grad=True)
+d = torch.ones(3, dtype=torch.float64, requires_grad=True)
+for out in (x + w, x - w, x * w, x / w, x * s, x ** s, torch.maximum(x, w), torch.where(x > 0, x, w),
+            w.expand(2, 3), w + d, w * d, torch.add(x, w, alpha=2), (x * w).sum(), x @ torch.ones(3, 2)):
+    with torch.no_grad():
+        grads = out.grad_fn(torch.ones_like(out))
+    print(out.grad_fn.name(), [None if g is None else (tuple(g.shape), g.dtype, g.sum().item())
+                               for g in (grads if isinstance(grads, tuple) else (grads,))])
+""",
     # -- grad modes ---------------------------------------------------------------------------------
     "no_grad": """
 w = torch.tensor(1.5, requires_grad=True)
