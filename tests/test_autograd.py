@@ -383,6 +383,42 @@ z.grad_fn.register_hook(lambda gi, go: (gi[0] * 0, None))
 z.sum().backward()
 print(w.grad)
 """,
+    "accumulate_grad_node_hooks": """
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+y = x * 3
+acc = y.grad_fn.next_functions[0][0]
+acc.register_prehook(lambda go: print("pre", go, x.grad))
+acc.register_hook(lambda gi, go: print("post", gi, go, x.grad))
+x.register_hook(lambda g: print("tensor hook", g))
+y.sum().backward()
+handle = acc.register_prehook(lambda go: (go[0] * 10,))
+x.grad = None
+(x * 3).sum().backward()
+print(x.grad)
+handle.remove()
+x.grad = None
+(x * 3).sum().backward()
+print(x.grad)
+""",
+    "the_engine_runs_nodes_in_pytorchs_order": """
+x = torch.tensor([1.0, 2.0], requires_grad=True)
+w = torch.tensor(0.5, requires_grad=True)
+a = x * w
+b = x.exp()
+c = a + b
+d = (c * a).sum()
+order, seen, stack = [], set(), [d.grad_fn]
+while stack:
+    node = stack.pop()
+    if node in seen:
+        continue
+    seen.add(node)
+    label = node.name() + ("(w)" if getattr(node, "variable", None) is w else "")
+    node.register_prehook(lambda go, label=label: order.append(label))
+    stack.extend(n for n, _ in node.next_functions if n is not None)
+d.backward()
+print(order)
+""",
     "hooks_may_change_the_dtype_only_to_fail": """
 w = torch.tensor([1.0, 2.0], requires_grad=True)
 h = w * 2
@@ -399,6 +435,18 @@ y = x.pow(2)
 print(x.equal(y.grad_fn._saved_self), x is y.grad_fn._saved_self)
 e = x.exp()
 print(e.equal(e.grad_fn._saved_result), e is e.grad_fn._saved_result)
+""",
+    "grad_fn_call_gives_the_formulas_gradients_before_the_engine_sums_them": """
+x = torch.ones(2, 3, requires_grad=True)
+w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+s = torch.tensor(2.0, requires_grad=True)
+d = torch.ones(3, dtype=torch.float64, requires_grad=True)
+for out in (x + w, x - w, x * w, x / w, x * s, x ** s, torch.maximum(x, w), torch.where(x > 0, x, w),
+            w.expand(2, 3), w + d, w * d, torch.add(x, w, alpha=2), (x * w).sum(), x @ torch.ones(3, 2)):
+    with torch.no_grad():
+        grads = out.grad_fn(torch.ones_like(out))
+    print(out.grad_fn.name(), [None if g is None else (tuple(g.shape), g.dtype, g.sum().item())
+                               for g in (grads if isinstance(grads, tuple) else (grads,))])
 """,
     # -- grad modes ---------------------------------------------------------------------------------
     "no_grad": """

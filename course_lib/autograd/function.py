@@ -21,13 +21,21 @@ __all__ = ["Node", "Function", "FunctionCtx", "AccumulateGrad", "once_differenti
 
 
 def _call(self, *grads):
-    """``grad_fn(grad)``: run the node's backward formula on Tensors (one per output), recording nothing."""
+    """``grad_fn(grad)``: run the node's backward formula on Tensors (one per output), recording nothing.
+
+    As in PyTorch, an element-wise operation's formula gives its gradients in the broadcast shape and
+    dtype of the result: summing one back to its input's shape (and casting it) is the engine's work,
+    which this call leaves out.  Other nodes give them in their inputs' shapes.
+    """
     arrays = [g._data if isinstance(g, Tensor) else g for g in grads]
     with grad_mode.no_grad(), np.errstate(all="ignore"):
         out = self.apply(*arrays)
+    raw = getattr(getattr(self, "op", None), "elementwise", False)
     result = []
     for i, g in enumerate(out):
-        if g is not None and i < len(self._input_meta) and self._input_meta[i] is not None:
+        if isinstance(g, np.generic):
+            g = np.asarray(g)
+        if g is not None and not raw and i < len(self._input_meta) and self._input_meta[i] is not None:
             g = validate(self, g, self._input_meta[i], i)
         result.append(None if g is None else wrap(g))
     return result[0] if len(result) == 1 else tuple(result)

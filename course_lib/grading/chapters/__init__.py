@@ -17,6 +17,7 @@ STEMS = (
     "06_autograd",
     "07_gradient_descent",
     "08_training_a_network",
+    "09_engine_internals",
     "10_gpu_and_parallel",
 )
 
