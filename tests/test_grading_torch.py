@@ -226,7 +226,9 @@ def test_chapter_reproduces_its_outputs_with_real_pytorch(stem):
     listed = course_only().get(stem, {})
     differing = {c.id: c.source for c in nb.cells
                  if c.cell_type == "code" and outputs_as_text(c.outputs) != saved[c.id]}
-    unexpected = {i: src[:120] for i, src in differing.items() if i not in listed}
+    # cells nbval does not compare either (timings, the machine's GPU) may differ unlisted
+    unchecked = {c.id for c in nb.cells if "nbval-ignore-output" in c.metadata.get("tags", [])}
+    unexpected = {i: src[:120] for i, src in differing.items() if i not in listed and i not in unchecked}
     assert unexpected == {}, "cells whose output differs under real PyTorch (fix them or list them as course-only)"
     import torch
     if not torch.cuda.is_available():       # a real GPU would run some of chapter 10's simulated-GPU cells alike
