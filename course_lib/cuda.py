@@ -234,7 +234,7 @@ class _CudaTensorType(_LegacyTensorType):
     def __call__(cls, *args, **kwargs):
         if _device.cuda_backend() is None:
             raise TypeError(f"type torch.cuda.{cls.__name__} not available. Torch not compiled with CUDA enabled.")
-        return legacy_new(cls._dtype_of_type, args, kwargs).to("cuda")
+        return legacy_new(cls._dtype_of_type, args, kwargs, device_type="cuda").to("cuda")
 
 
 _TYPES = legacy_types(_CudaTensorType, "torch.cuda", "cuda")

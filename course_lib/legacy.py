@@ -16,6 +16,7 @@ from .devices import resolve
 from .ops.creation import _data_to_array, _finish, _is_sequence, as_tensor
 from .torch_compat import dtypes as _dtype
 from .torch_compat.arguments import Signature, int_list, invalid_arguments
+from .torch_compat.device import device as _device
 from .torch_compat.names import type_name
 from .torch_compat.size import Size
 
@@ -32,7 +33,7 @@ def _options_name(dt):
             "int8": "signed char", "uint8": "unsigned char", "bool": "bool", "float16": "c10::Half"}[dt.name]
 
 
-def legacy_new(dt, args, kwargs, cls=Tensor):
+def legacy_new(dt, args, kwargs, cls=Tensor, device_type="cpu"):
     """PyTorch's legacy constructor ``torch.Tensor(*args)`` (and the typed ``torch.FloatTensor`` ...).
 
     * ``Tensor()``: an empty tensor; ``Tensor(2, 3)`` or ``Tensor(torch.Size([2, 3]))``:
@@ -42,14 +43,19 @@ def legacy_new(dt, args, kwargs, cls=Tensor):
     * ``Tensor(t)``: ``t`` itself viewed anew (shares memory), if its dtype is ``dt``... or any dtype
       for ``torch.Tensor`` (it keeps int64 tensors int64, as PyTorch does).
 
+    ``device=`` is accepted, but only a device of the constructor's own type (``device_type``: "cpu" for
+    ``torch.Tensor`` and ``torch.FloatTensor``, "cuda" for ``torch.cuda.FloatTensor``).
+
     Raises:
         TypeError: other arguments (PyTorch's messages), a typed constructor given a tensor of another dtype.
-        RuntimeError: ``Tensor(t, device=...)``, a negative size.
+        RuntimeError: ``Tensor(t, device=...)``, a negative size, a device of another type ("legacy
+            constructor expects device type: cpu but device type: cuda was passed").
     """
     device = kwargs.get("device")
     if set(kwargs) - {"device"}:
         raise invalid_arguments("new", _LEGACY, args, kwargs)
     if not args:
+        _check_device(device, device_type)
         return _finish(np.zeros(0, dtype=dt.numpy_dtype), device, False)
     a = args[0]
     if len(args) == 1 and isinstance(a, Tensor):
@@ -65,6 +71,7 @@ def legacy_new(dt, args, kwargs, cls=Tensor):
         t = wrap(a._data)
         t._storage, t._version_ref = a._storage, a._version_counter()
         return t
+    _check_device(device, device_type)
     if len(args) > 1 and not isinstance(a, (int, np.integer, Tensor)):     # Tensor([1, 2], [3]): no overload
         raise invalid_arguments("new", _LEGACY, args, kwargs)
     if isinstance(a, Size) or len(args) > 1 or isinstance(a, (int, np.integer)) and not isinstance(a, bool):
@@ -87,6 +94,15 @@ def legacy_new(dt, args, kwargs, cls=Tensor):
             a = a.real
     array, _ = _data_to_array(a, dt)
     return _finish(array, device, False)
+
+
+def _check_device(device, device_type):
+    """A legacy constructor makes tensors of one device type only; ``device=`` may name that type alone."""
+    if device is not None:
+        wanted = device if device.__class__ is _device else _device(device)
+        if wanted.type != device_type:
+            raise RuntimeError(f"legacy constructor expects device type: {device_type} but device type: "
+                               f"{wanted.type} was passed")
 
 
 class _LegacyTensorType(type):

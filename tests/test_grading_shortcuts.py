@@ -60,7 +60,7 @@ def test_05_q1_tensors_made_to_try_the_shapes_are_found(lib):
 @pytest.mark.parametrize("lib", LIBS)
 def test_03_q2_strides_of_an_empty_tensor_are_found(lib):
     v = verdict(lib, "03", "q2", "def row_major_strides(shape):\n    return torch.empty(shape).stride()")
-    assert_shortcut(v, "代码用到了 torch", "自己算出步长")
+    assert_shortcut(v, "代码用到了 torch", "自己算出步幅")
     v = verdict(lib, "03", "q2", "def row_major_strides(shape):\n"
                                  "    return tuple(s // 8 for s in np.empty(shape).strides)")
     assert_shortcut(v, "np")

@@ -125,8 +125,7 @@ TYPES = {
     "int_mod_int32_0d": _case("r = -1 % torch.tensor(3, dtype=torch.int32); print(r, r.dtype)",
                               "-1 % int32 tensor gives int64 (PyTorch int32)"),
     "int_mod_int32_1d": "r = -1 % torch.tensor([3], dtype=torch.int32); print(r, r.dtype)",
-    "linspace_bool": _case("torch.linspace(0, 1, 3, dtype=torch.bool)",
-                           "linspace(dtype=torch.bool) is accepted (PyTorch: NotImplementedError)"),
+    "linspace_bool": "torch.linspace(0, 1, 3, dtype=torch.bool)",
 }
 
 MISSING = {

@@ -20,16 +20,20 @@ import warnings
 import numpy as np
 
 from ..core.backend import backend_of, to_numpy
+from ..core.grad_mode import state
+from ..core.layout import contiguous_strides, strided
 from ..core.tensor import Tensor, wrap
 from ..devices import module_for, resolve
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import Signature, int_list, invalid_arguments, unknown_keywords
+from ..torch_compat.device import device as _device
 from ..torch_compat.fma import fma
 from ..torch_compat.layouts import empty_preserving
 from ..torch_compat.names import type_name
 
 __all__ = ["tensor", "as_tensor", "asarray", "from_numpy", "zeros", "ones", "empty", "full", "zeros_like",
-           "ones_like", "empty_like", "full_like", "eye", "arange", "linspace", "logspace", "scalar_tensor"]
+           "ones_like", "empty_like", "full_like", "eye", "arange", "linspace", "logspace", "scalar_tensor",
+           "check_out", "into_out"]
 
 
 # ---------------------------------------------------------------------------
@@ -293,6 +297,91 @@ def scalar_tensor(s, *, dtype=None, layout=None, device=None, requires_grad=Fals
 # Factories
 # ---------------------------------------------------------------------------
 
+# out=: ``torch.zeros(2, 3, out=t)`` writes into ``t`` and returns ``t`` itself.  PyTorch first checks ``out``
+# against the dtype and device asked for (``check_out_type_matches`` in torch/csrc/utils/python_arg_parser),
+# then its autograd layer refuses an ``out`` that requires grad, then the kernel resizes ``out`` to the
+# result's shape (``resize_``: same memory when it fits) and writes; last, the binding sets ``out``'s
+# ``requires_grad`` to the ``requires_grad=`` given (False by default).
+
+def check_out(name, out, args=(), signatures=None):
+    """``out`` must be a tensor: PyTorch's TypeError, in the one-signature form (``zeros(): argument 'out'
+    must be Tensor, not list``) or, with ``signatures``, the "invalid combination" form."""
+    if not isinstance(out, Tensor):
+        if signatures is None:
+            raise TypeError(f"{name}(): argument 'out' must be Tensor, not {type_name(out)}")
+        raise invalid_arguments(name, signatures, args, {"out": out})
+
+
+def _resize(out, shape):
+    """``out.resize_(shape)`` as PyTorch does it: the same memory, from the same offset, when it holds enough
+    elements; new memory otherwise.  (Where PyTorch grows the storage that other views share, course_lib gives
+    ``out`` new memory of its own: those views keep seeing the old values.)"""
+    storage = out._data if out._storage is None else out._storage
+    offset = out.storage_offset()
+    if storage.__class__ is np.ndarray and storage.flags.c_contiguous and offset + math.prod(shape) <= storage.size:
+        out._data = strided(storage, shape, contiguous_strides(shape), offset)
+        out._storage = storage
+    else:
+        out._data = backend_of(out._data).empty(shape, dtype=out._data.dtype)
+        out._storage = None
+
+
+def into_out(name, out, make, dtype, device, requires_grad, *, resize="shape", fill=True, shape=()):
+    """Run a factory into ``out`` as PyTorch's ``out=`` overloads do, and return ``out``.
+
+    ``make(dtype, device)`` computes the values, as the factory does when given ``dtype=`` (so
+    ``arange(0, 5, 1.5, out=int64_tensor)`` truncates like ``dtype=torch.int64``).  ``resize``: "shape"
+    gives ``out`` the result's shape; "numel" only when the element count differs (``arange``, ``linspace``:
+    ``out`` of shape (5, 1) stays so); "warn" does that with ``arange``'s warning.  ``fill=False``
+    (``empty``) resizes and writes nothing.  ``requires_grad`` becomes ``out``'s flag.
+
+    Raises:
+        RuntimeError: ``dtype`` or ``device`` other than ``out``'s ("dtype Long does not match dtype of out
+            parameter (Float)"); ``out`` requiring grad while grad mode is on (``empty``, ``randn``: "cannot
+            resize variables that require grad", in any mode); a negative size in ``shape`` (the size asked
+            for, which ``out`` is resized to: "numel: integer multiplication overflow"); an integer ``out``
+            with ``requires_grad=True``.
+    """
+    if dtype is not None and dtype is not out.dtype:
+        raise RuntimeError(f"dtype {dtype._short_name} does not match dtype of out parameter "
+                           f"({out.dtype._short_name})")
+    if device is not None:
+        wanted = device if device.__class__ is _device else _device(device)
+        if wanted.type != out.device.type:
+            raise RuntimeError(f"device type {wanted.type} does not match device type of out parameter "
+                               f"({out.device.type})")
+    if out.requires_grad:
+        if name in ("empty", "randn"):
+            raise RuntimeError("cannot resize variables that require grad")
+        if state.enabled:
+            raise RuntimeError(f"aten::{name}(): functions with out=... arguments don't support automatic "
+                               "differentiation, but one of the arguments requires grad.")
+    if any(size < 0 for size in shape):
+        raise RuntimeError("numel: integer multiplication overflow")
+    result = make(out.dtype, out.device)._data
+    n = result.size
+    if resize == "shape" and out._data.shape != result.shape:
+        _resize(out, result.shape)
+        if not fill:
+            out._bump()
+    elif resize != "shape" and out._data.size != n:
+        if resize == "warn" and out._data.size:
+            warnings.warn(f"The number of elements in the out tensor of shape [{', '.join(map(str, out.shape))}] "
+                          f"is {out._data.size} which does not match the computed number of elements {n}. Note "
+                          "that this may occur as a result of rounding error. The out tensor will be resized to a "
+                          f"tensor of shape ({n},). (Triggered internally at "
+                          "/__w/pytorch/pytorch/aten/src/ATen/native/RangeFactories.cpp:199.)", UserWarning,
+                          stacklevel=3)
+        _resize(out, (n,))
+    if fill:
+        out._data[...] = result.reshape(out._data.shape)
+        out._bump()
+    if requires_grad and out._data.dtype.kind != "f":
+        raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+    out._requires_grad = requires_grad
+    return out
+
+
 _OPTIONS = ("torch.dtype dtype = None, torch.layout layout = None, torch.device device = None, "
             "bool pin_memory = False, bool requires_grad = False")
 _SIZE_SIGNATURES = (Signature(f"(tuple of ints size, *, Tensor out = None, {_OPTIONS})"),)
@@ -305,8 +394,10 @@ def _keywords(name, dtype, requires_grad):
     return _dtype.as_dtype(dtype, name)
 
 
-def parse_size(size, name, signatures=_SIZE_SIGNATURES, position=1):
+def parse_size(size, name, signatures=_SIZE_SIGNATURES, position=1, negative=True):
     """Sizes given as ``f(2, 3)``, ``f((2, 3))``, ``f([2, 3])`` or ``f(torch.Size(...))``, checked like PyTorch.
+
+    ``negative=False`` leaves negative sizes to the caller (``out=``: ``into_out`` refuses them later).
 
     Raises:
         TypeError: no size, or sizes that are not ints (PyTorch's messages).
@@ -315,7 +406,7 @@ def parse_size(size, name, signatures=_SIZE_SIGNATURES, position=1):
     if not size or len(size) > 1 and isinstance(size[0], (tuple, list)):
         raise invalid_arguments(name, signatures, size)
     shape = int_list(name, "size", size, position)
-    for s in shape:
+    for s in shape if negative else ():
         if s < 0:
             if name == "zeros":
                 raise RuntimeError("zeros: Dimension size must be non-negative.")
@@ -365,6 +456,12 @@ def zeros(*sizes, size=_MISSING, out=None, dtype=None, layout=None, device=None,
     """
     if size is not _MISSING:
         sizes = size_keyword("zeros", sizes, size)
+    if out is not None:
+        check_out("zeros", out)
+        _keywords("zeros", dtype, requires_grad)
+        shape = parse_size(sizes, "zeros", negative=False)
+        return into_out("zeros", out, lambda dt, dev: _factory(0, shape, "zeros", dt, dev, False), dtype, device,
+                        requires_grad, shape=shape)
     return _factory(0, sizes, "zeros", dtype, device, requires_grad)
 
 
@@ -376,6 +473,12 @@ def ones(*sizes, size=_MISSING, out=None, dtype=None, layout=None, device=None, 
     """
     if size is not _MISSING:
         sizes = size_keyword("ones", sizes, size)
+    if out is not None:
+        check_out("ones", out)
+        _keywords("ones", dtype, requires_grad)
+        shape = parse_size(sizes, "ones", negative=False)
+        return into_out("ones", out, lambda dt, dev: _factory(1, shape, "ones", dt, dev, False), dtype, device,
+                        requires_grad, shape=shape)
     return _factory(1, sizes, "ones", dtype, device, requires_grad)
 
 
@@ -388,6 +491,11 @@ def empty(*sizes, size=_MISSING, out=None, dtype=None, layout=None, device=None,
     """
     if size is not _MISSING:
         sizes = size_keyword("empty", sizes, size)
+    if out is not None:
+        check_out("empty", out)
+        _keywords("empty", dtype, requires_grad)
+        return into_out("empty", out, lambda dt, dev: _factory(None, sizes, "empty", dt, dev, False), dtype, device,
+                        requires_grad, fill=False)
     return _factory(None, sizes, "empty", dtype, device, requires_grad)
 
 
@@ -417,7 +525,11 @@ def full(size=_MISSING, fill_value=_MISSING, *, out=None, dtype=None, layout=Non
         args = tuple(a for a in (size, fill_value) if a is not _MISSING)
         kwargs = {} if size is not _MISSING or fill_value is _MISSING else {"fill_value": fill_value}
         raise invalid_arguments("full", _FULL, args[:len(args) - len(kwargs)], kwargs)
-    shape = parse_size((size,), "full", _FULL)
+    shape = parse_size((size,), "full", _FULL, negative=out is None)
+    if out is not None:
+        check_out("full", out)
+        return into_out("full", out, lambda d, dev: full(shape, fill_value, dtype=d, device=dev), dt, device,
+                        requires_grad, shape=shape)
     dt = dt or _infer_dtype(fill_value.item() if isinstance(fill_value, Tensor) else fill_value)
     xp = module_for(resolve(device))
     value = _fill_value(fill_value, dt, math.prod(shape))
@@ -496,9 +608,13 @@ def eye(n, m=_MISSING, *extra, out=None, dtype=None, layout=None, device=None, r
     if extra or kwargs:
         raise unknown_keywords("eye", _EYE, args, kwargs, out=out, dtype=dtype, layout=layout, device=device,
                                requires_grad=requires_grad)
-    dt = _keywords("eye", dtype, requires_grad) or _dtype.get_default_dtype()
+    given = _keywords("eye", dtype, requires_grad)
+    dt = given or _dtype.get_default_dtype()
     if not all(isinstance(a, (int, np.integer)) and not isinstance(a, bool) for a in args):
         raise invalid_arguments("eye", _EYE, args)
+    if out is not None:
+        check_out("eye", out, args, _EYE)
+        return into_out("eye", out, lambda d, dev: eye(*args, dtype=d, device=dev), given, device, requires_grad)
     if n < 0:
         raise RuntimeError(f"n must be greater or equal to 0, got {n}")
     if m is _MISSING:
@@ -560,6 +676,10 @@ def arange(*args, start=_MISSING, end=_MISSING, step=_MISSING, out=None, dtype=N
     if not 1 <= len(args) <= 3 or not all(_is_number(a) or isinstance(a, Tensor) and a._data.ndim == 0
                                           for a in args):
         raise invalid_arguments("arange", _ARANGE, args)
+    if out is not None:
+        check_out("arange", out, args, _ARANGE)
+        return into_out("arange", out, lambda d, dev: arange(*args, dtype=d, device=dev), dt, device, requires_grad,
+                        resize="warn")
     start, end, step = (0, _scalar(args[0]), 1) if len(args) == 1 else (
         tuple(_scalar(a) for a in args) + (1,))[:3]
     if dt is None:
@@ -659,15 +779,22 @@ def linspace(*args, out=None, dtype=None, layout=None, device=None, requires_gra
         RuntimeError: a negative ``steps``.
         TypeError: missing or non-number arguments.
     """
-    dt = _keywords("linspace", dtype, requires_grad) or _dtype.get_default_dtype()
+    given = _keywords("linspace", dtype, requires_grad)
+    dt = given or _dtype.get_default_dtype()
     names = ("start", "end", "steps")
     args = args + tuple(kwargs.pop(k) for k in names[len(args):] if k in kwargs)
     if kwargs or len(args) != 3 or not all(_is_number(a) or isinstance(a, Tensor) for a in args[:2]) \
             or not (isinstance(args[2], (int, np.integer)) and not isinstance(args[2], bool)):
         raise invalid_arguments("linspace", _LINSPACE, args, kwargs)
+    if out is not None:
+        check_out("linspace", out, args, _LINSPACE)
+        return into_out("linspace", out, lambda d, dev: linspace(*args, dtype=d, device=dev), given, device,
+                        requires_grad, resize="numel")
     start, end, steps = _scalar(args[0]), _scalar(args[1]), int(args[2])
     if steps < 0:
         raise RuntimeError("number of steps must be non-negative")
+    if dt is _dtype.bool and steps > 1:           # (0 or 1 values: PyTorch's kernel does not run)
+        raise NotImplementedError('"linspace_cpu" not implemented for \'Bool\'')
     values = _linspace_values(start, end, steps, dt)
     xp = module_for(resolve(device))
     return _finish(values, device if xp is not np else None, requires_grad)
@@ -699,6 +826,8 @@ def _linspace_values(start, end, steps, dt):
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):
     """``base ** linspace(start, end, steps)``. Mirrors ``torch.logspace``."""
     dt = dtype or _dtype.get_default_dtype()
+    if dt is _dtype.bool and int(steps) > 1:
+        raise NotImplementedError('"logspace_cpu" not implemented for \'Bool\'')
     exps = _linspace_values(start, end, int(steps), _dtype.float64)
     values = (float(base) ** exps).astype(dt.numpy_dtype)
     xp = module_for(resolve(device))

@@ -14,7 +14,7 @@ from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import Signature, _format_invalid, invalid_arguments, listing_order, unknown_keywords
 from ..torch_compat.names import type_name
 from ..torch_compat.random import _check_std, _rng, bernoulli_mask
-from .creation import _MISSING, _finish, _keywords, allocation_error, parse_size, size_keyword
+from .creation import _MISSING, _finish, _keywords, allocation_error, check_out, into_out, parse_size, size_keyword
 
 __all__ = ["rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like", "randint_like", "bernoulli",
            "multinomial"]
@@ -52,10 +52,14 @@ def rand(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=Non
         raise unknown_keywords("rand", _size_signatures(), sizes, kwargs, size=None if size is _MISSING else size,
                                generator=generator, out=out, dtype=dtype, layout=layout, device=device,
                                requires_grad=requires_grad, pin_memory=pin_memory)
-    dt = _float_dtype("rand", dtype, requires_grad, "check_uniform_bounds")
     if size is not _MISSING:
         sizes = size_keyword("rand", sizes, size, _size_signatures())
-    shape = parse_size(sizes, "rand", _size_signatures())
+    shape = parse_size(sizes, "rand", _size_signatures(), negative=out is None)
+    if out is not None:
+        check_out("rand", out, sizes, _size_signatures())
+        return into_out("rand", out, lambda d, dev: rand(shape, generator=generator, dtype=d, device=dev),
+                        _keywords("rand", dtype, requires_grad), device, requires_grad, shape=shape)
+    dt = _float_dtype("rand", dtype, requires_grad, "check_uniform_bounds")
     try:
         values = _rng(generator).uniform(math.prod(shape), dt)
     except (MemoryError, ValueError, OverflowError):
@@ -75,10 +79,14 @@ def randn(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=No
         raise unknown_keywords("randn", _size_signatures(), sizes, kwargs, size=None if size is _MISSING else size,
                                generator=generator, out=out, dtype=dtype, layout=layout, device=device,
                                requires_grad=requires_grad, pin_memory=pin_memory)
-    dt = _float_dtype("randn", dtype, requires_grad, "normal_kernel_cpu")
     if size is not _MISSING:
         sizes = size_keyword("randn", sizes, size, _size_signatures())
-    shape = parse_size(sizes, "randn", _size_signatures())
+    shape = parse_size(sizes, "randn", _size_signatures(), negative=out is None)
+    if out is not None:
+        check_out("randn", out, sizes, _size_signatures())
+        return into_out("randn", out, lambda d, dev: randn(shape, generator=generator, dtype=d, device=dev),
+                        _keywords("randn", dtype, requires_grad), device, requires_grad, shape=shape)
+    dt = _float_dtype("randn", dtype, requires_grad, "normal_kernel_cpu")
     try:
         values = _rng(generator).normal(math.prod(shape), dt)
     except (MemoryError, ValueError, OverflowError):
@@ -117,11 +125,19 @@ def randint(*args, low=_MISSING, high=_MISSING, size=None, generator=None, out=N
         kwargs = {"size": size} if size is not None else {}
         raise invalid_arguments("randint", _RANDINT, args, kwargs)
     low, high = (0, int(ints[0])) if len(ints) == 1 else (int(ints[0]), int(ints[1]))
-    shape = parse_size((given[-1],), "randint", _RANDINT, position=len(given))
+    shape = parse_size((given[-1],), "randint", _RANDINT, position=len(given), negative=out is None)
+    if out is not None:
+        check_out("randint", out, args, _RANDINT)
+        return into_out("randint", out, lambda d, dev: randint(low, high, shape, generator=generator, dtype=d,
+                                                               device=dev),
+                        None if dtype is None else dt, device, requires_grad, shape=shape)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
     values = _rng(generator).randint(int(np.prod(shape)), low, high).astype(dt.numpy_dtype)
     return _draw(values, shape, device, requires_grad)
+
+
+_RANDPERM = (Signature(f"(int n, *, torch.Generator generator, {_OPTIONS})"), Signature(f"(int n, *, {_OPTIONS})"))
 
 
 def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=None, requires_grad=False,
@@ -131,11 +147,22 @@ def randperm(n, *, generator=None, out=None, dtype=None, layout=None, device=Non
     Raises:
         RuntimeError: a negative ``n`` (PyTorch's message).
     """
-    dt = _keywords("randperm", dtype, requires_grad) or _dtype.int64
+    given = _keywords("randperm", dtype, requires_grad)
+    dt = given or _dtype.int64
+    if out is not None:
+        check_out("randperm", out, (n,), _RANDPERM)
+        return into_out("randperm", out, lambda d, dev: _randperm_out(n, generator, d, dev), given, device,
+                        requires_grad)
     if n < 0:
         raise RuntimeError(f"Trying to create tensor with negative dimension {n}: [{n}]")
     values = _rng(generator).randperm(int(n)).astype(dt.numpy_dtype)
     return _draw(values, (int(n),), device, requires_grad)
+
+
+def _randperm_out(n, generator, dtype, device):
+    if n < 0:                               # (randperm's out= kernel words it so, without a space)
+        raise RuntimeError(f"n must be non-negative, got{n}")
+    return randperm(n, generator=generator, dtype=dtype, device=device)
 
 
 _NORMAL = (Signature("(Tensor mean, Tensor std, *, torch.Generator generator = None, Tensor out = None)"),
@@ -167,6 +194,8 @@ def normal(*args, generator=None, out=None, dtype=None, layout=None, device=None
     else:
         (mean, std), size = args, None
     given = (args, listing_order(kwargs))
+    if out is not None and (isinstance(mean, Tensor) or isinstance(std, Tensor)):
+        raise NotImplementedError("course_lib's normal() takes out= only in the form normal(mean, std, size, out=...)")
     if isinstance(mean, Tensor) or isinstance(std, Tensor):
 
         if size is not None or not isinstance(mean, (Tensor, *_NUMBER)) or not isinstance(std, (Tensor, *_NUMBER)):
@@ -194,8 +223,13 @@ def normal(*args, generator=None, out=None, dtype=None, layout=None, device=None
             not all(isinstance(n, (int, np.integer)) and not isinstance(n, bool) for n in size):
         raise _normal_error(given)
     _check_std(std)
+    shape = parse_size((size,), "normal", negative=out is None)
+    if out is not None:
+        check_out("normal", out, args, _NORMAL)
+        return into_out("normal", out, lambda d, dev: normal(mean, std, shape, generator=generator, dtype=d,
+                                                             device=dev),
+                        _keywords("normal", dtype, requires_grad), device, requires_grad, shape=shape)
     dt = _float_dtype("normal", dtype, requires_grad, "normal_kernel_cpu")
-    shape = parse_size((size,), "normal")
     values = rng.normal(int(np.prod(shape)), dt, float(mean), float(std))
     return _draw(values, shape, device, requires_grad)
 

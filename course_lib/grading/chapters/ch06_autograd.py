@@ -25,10 +25,10 @@ __all__ = ["QUESTIONS"]
 
 class Q1(Prediction):
     name = "q1"
-    title = "预测：叶子、grad_fn 和梯度"
+    title = "预测：叶节点、grad_fn 和梯度"
     points = 1
     needs = ("q1_answers",)
-    hint = ("叶子张量（leaf tensor）有两种：我们直接创建的张量，以及由不需要梯度的张量运算得到的结果。"
+    hint = ("叶节点（leaf node）有两种：我们直接创建的张量，以及由不需要梯度的张量运算得到的结果。"
             "grad_fn 记录的是“最后一步是什么运算”；梯度先用链式法则手算，再运行代码验证。")
     hint2 = ("逐个问自己：这个张量是直接创建的吗？参与运算的张量里有没有需要梯度的？最后一步是哪种运算？"
              "链式法则：z 对 x 的导数等于 z 对 y 的导数乘以 y 对 x 的导数。整数张量能不能需要梯度？")
@@ -135,7 +135,7 @@ class Q3(Question):
     hint = ("先在纸上分别求 out 对 x、对 y 的偏导数（把另一个输入看成常数）；"
             "forward 保存的张量，在 backward 里从 ctx 的哪个属性取回？backward 收到的 grad_out 按链式法则怎样用？"
             "返回的梯度要与 forward 的输入一一对应、顺序相同。")
-    hint2 = ("链式法则：每个输入的梯度 = grad_out 乘以 out 对这个输入的偏导数（逐元素相乘）。"
+    hint2 = ("链式法则：每个输入的梯度 = grad_out 乘以 out 对这个输入的偏导数（按元素相乘）。"
              "out 对 x 的偏导数里含有 y，对 y 的偏导数里含有 x，所以两个输入都要从 ctx 里取回。")
     rtol, atol = 1e-5, 1e-5
 
@@ -195,12 +195,12 @@ class Q3(Question):
 
 class Q4(Question):
     name = "q4"
-    title = "修复：每个批次的梯度被累加了"
+    title = "修复：每个小批量的梯度被累加了"
     points = 2
     needs = ("per_batch_grads",)
     hint = ("backward() 会把梯度累加（accumulate）到 .grad 上，而不是覆盖。"
-            "处理第二个批次时，w.grad 里还留着什么？每个批次的 backward() 之前，.grad 应该是什么样子？")
-    hint2 = "在每个批次做 backward() 之前，把上一个批次留在 w.grad 里的梯度清掉（第 06 章讲过两种清法）。"
+            "处理第二个小批量时，w.grad 里还留着什么？每个小批量的 backward() 之前，.grad 应该是什么样子？")
+    hint2 = "在每个小批量做 backward() 之前，把上一个小批量留在 w.grad 里的梯度清掉（第 06 章讲过两种清法）。"
     rtol, atol = 1e-5, 1e-5
 
     def cases(self):
@@ -210,7 +210,7 @@ class Q4(Question):
             batches = [({"values": rng_values(160 + 10 * i + k, (n,) + w_shape), "dtype": "float32"},
                         {"values": rng_values(170 + 10 * i + k, (n,) + w_shape), "dtype": "float32"})
                        for k, n in enumerate(sizes)]
-            label = f"per_batch_grads(w={label_tensor(w)}, {len(sizes)} 个批次，大小 {list(sizes)})"
+            label = f"per_batch_grads(w={label_tensor(w)}, {len(sizes)} 个小批量，大小 {list(sizes)})"
             out.append(Case(label, (w, batches)))
         return out
 
@@ -237,13 +237,13 @@ class Q4(Question):
     def judge(self, got, want, case):
         g, w = got.get("returns"), want["returns"]
         if not isinstance(g, list):
-            return "应该返回一个列表，每个批次一个梯度张量"
+            return "应该返回一个列表，每个小批量一个梯度张量"
         if len(g) != len(w):
             return f"应该有 {len(w)} 个梯度，得到 {len(g)} 个"
         for i, (a, b) in enumerate(zip(g, w)):
             problem = super().judge({"returns": a}, {"returns": b}, case)
             if problem:
-                return f"第 {i + 1} 个批次的梯度：{problem}"
+                return f"第 {i + 1} 个小批量的梯度：{problem}"
         return None
 
 

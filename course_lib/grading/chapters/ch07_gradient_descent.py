@@ -35,12 +35,12 @@ def gd_line(x, y, lr, epochs):
 
 class Q1(Question):
     name = "q1"
-    title = "修复：原地更新叶子参数"
+    title = "修复：原地更新叶节点参数"
     points = 2
     needs = ("sgd_step",)
-    hint = ("读一读报错信息：对 requires_grad=True 的叶子张量做原地运算，为什么 autograd 不允许？"
+    hint = ("读一读报错信息：对 requires_grad=True 的叶节点做原地操作，为什么 autograd 不允许？"
             "更新参数这一步本来就不该被记进计算图：第 06 章讲过哪几种办法让运算不被记录？")
-    hint2 = "把更新参数的那几行放进一个“不记录计算图”的上下文里；在这个上下文里，对叶子张量做原地运算是允许的。"
+    hint2 = "把更新参数的那几行放进一个“不记录计算图”的上下文里；在这个上下文里，对叶节点做原地操作是允许的。"
     rtol, atol = 1e-5, 1e-6
 
     ARGS = [([(3,)], 0.1), ([(2, 2), (2,)], 0.01), ([()], 1.0), ([(1,), (3,), (2, 1)], 0.5)]
@@ -89,7 +89,7 @@ class Q1(Question):
             if not g["same_object"]:
                 return f"{where}：列表里的参数被换成了新张量，应该原地更新原来的参数"
             if not (g["is_leaf"] and g["requires_grad"]):
-                return f"{where}：更新后应该仍是 requires_grad=True 的叶子张量"
+                return f"{where}：更新后应该仍是 requires_grad=True 的叶节点"
             problem = super().judge({"returns": g["value"]}, {"returns": w["value"]}, case)
             if problem:
                 return f"{where}：{problem}（应为 p - lr * p.grad）"
@@ -113,7 +113,7 @@ class Q2(Question):
     needs = ("mse",)
     hint = ("结果要是一个 0 维张量，而且整个计算都要用张量运算完成，梯度才能传回 pred："
             "如果中途变成了 Python 数或 NumPy 数组，会发生什么？")
-    hint2 = "先逐元素求差、再平方，最后对所有元素取平均（不给维度参数）；中间结果一直保持为张量。"
+    hint2 = "先按元素求差、再平方，最后对所有元素取平均（不给维度参数）；中间结果一直保持为张量。"
     forbid = Forbid(calls=("mse_loss", "MSELoss"), why="请用张量运算自己写出均方误差。")
     rtol, atol = 1e-5, 1e-6
 
@@ -290,7 +290,7 @@ class Q5(Question):
     title = "修复：第二步梯度变成了 None"
     points = 2
     needs = ("minimize",)
-    hint = ("对比走一步和走两步：第一步更新之后，x 还是原来那个叶子张量吗？打印 x.is_leaf 和 x.grad 看看。"
+    hint = ("对比走一步和走两步：第一步更新之后，x 还是原来那个叶节点吗？打印 x.is_leaf 和 x.grad 看看。"
             "参数的更新不该被记进计算图，也不该换掉 x 这个张量；"
             "另外想一想，下一步 backward() 之前 .grad 里还留着什么。")
     hint2 = "更新要放进不记录计算图的上下文里，并且原地修改 x（不要给 x 重新赋值）；每步更新之后把 x 的梯度清零。"
