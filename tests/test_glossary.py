@@ -136,8 +136,6 @@ def test_glossary_links_to_chapters_that_use_the_term():
         assert term in text, f"{term} is not in {target}"
 
 
-# Pages other helpers are writing in parallel: a link to one of them may point nowhere until it is merged.
-PENDING = {"09_engine_internals.ipynb", "cheatsheet.md", "from_course_lib_to_pytorch.md"}
 CHAPTERS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
@@ -168,4 +166,4 @@ def test_relative_links_point_to_files(chapter):
     text = GLOSSARY.read_text(encoding="utf-8") if chapter == GLOSSARY else "\n".join(_markdown_cells(chapter))
     for target in re.findall(r"\]\((?!https?:|#)([^)#\s]+)", text):
         path = (chapter.parent / target).resolve()
-        assert path.exists() or target in PENDING, f"{chapter.name} links to {target}"
+        assert path.exists(), f"{chapter.name} links to {target}"

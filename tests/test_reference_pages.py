@@ -218,11 +218,6 @@ def test_a_wrong_verdict_is_caught():
 
 # ---------------------------------------------------------------- links
 
-# Pages written on other branches of the same issue; a link to one of them is allowed to dangle until they merge.
-WRITTEN_ELSEWHERE = {"notebooks/glossary.md", "notebooks/09_engine_internals.ipynb",
-                     "exercises/09_engine_internals.ipynb"}
-
-
 def _relative_links(path):
     text = path.read_text(encoding="utf-8")
     text = re.sub(r"^```.*?^```", "", text, flags=re.S | re.M)          # code blocks hold no links
@@ -236,8 +231,7 @@ def test_relative_links_point_at_files(page):
     missing = []
     for target in _relative_links(page):
         resolved = (page.parent / target).resolve()
-        rel = resolved.relative_to(ROOT).as_posix() if resolved.is_relative_to(ROOT) else str(resolved)
-        if not resolved.exists() and rel not in WRITTEN_ELSEWHERE:
+        if not resolved.exists():
             missing.append(target)
     assert missing == []
 

@@ -298,7 +298,7 @@ class Q1(Prediction):
     needs = ("q1_answers",)
     hint = ("每一项都可以在真正的引擎上验证：沿着 next_functions 数一数有几条边指向某个节点；"
             "在每个节点上注册一个前置钩子（pre-hook），就能记下引擎运行节点的顺序。")
-    hint2 = ("依赖数是“有多少条边指向它”，不是“它指向几个节点”。就绪的节点里，叶子的累加节点最先运行，"
+    hint2 = ("依赖数是“有多少条边指向它”，不是“它指向几个节点”。就绪的节点里，叶节点的累加节点最先运行，"
              "其余的越晚创建越先运行。节点公式给出的梯度还是广播后的形状，求和回原形状是引擎做的。"
              "视图等与原张量共享内存的张量（.data 除外）和它共用一个版本计数器，"
              "保存下来的张量版本变了，反向传播就会拒绝计算。")
@@ -471,10 +471,10 @@ class Q4(Question):
     points = 3
     needs = ("backward_order",)
     hint = ("引擎先数出每个节点有几条边指向它（依赖数），只有依赖数降到 0 的节点才就绪；"
-            "就绪的节点里，叶子的累加节点最先运行，其余的越晚创建越先运行。")
+            "就绪的节点里，叶节点的累加节点最先运行，其余的越晚创建越先运行。")
     hint2 = ("从 root 出发沿 next_functions 走一遍图，记下每个节点被指向的次数（每个节点只展开一次）。"
              "然后维护一个就绪列表：每次取出优先级最高的节点，把它的每条边指向的节点的依赖数减一，减到 0 就放进列表。"
-             "created 里的位置就是创建的先后；不在 created 里的节点是叶子的累加节点。")
+             "created 里的位置就是创建的先后；不在 created 里的节点是叶节点的累加节点。")
     forbid = Forbid(calls=_ENGINE_CALLS + ("register_hook", "register_prehook"),
                     why="请自己按依赖数和优先级排出顺序，不要运行反向传播，也不要用钩子记录。")
 
@@ -528,10 +528,10 @@ class Q5(Question):
     points = 3
     needs = ("manual_backward",)
     hint = ("一个节点要收齐所有指向它的边送来的梯度（加在一起）才能运行；调用节点得到的梯度，"
-            "与它的 next_functions 一一对应；叶子的累加节点收到梯度后，要加进叶子已有的梯度里，而不是覆盖。")
+            "与它的 next_functions 一一对应；叶节点的累加节点收到梯度后，要加进叶节点已有的梯度里，而不是覆盖。")
     hint2 = ("先像上一题那样数出依赖数，再用一个字典给每个节点攒梯度，依赖数降到 0 的节点才调用；"
-             "调用节点公式时关掉计算图的记录（和引擎一样）。叶子被广播过时，节点给出的梯度还是广播后的形状："
-             "沿被拉伸的维度求和，变回叶子的形状（第 05 章），再加进叶子的梯度。")
+             "调用节点公式时关掉计算图的记录（和引擎一样）。叶节点被广播过时，节点给出的梯度还是广播后的形状："
+             "沿被拉伸的维度求和，变回叶节点的形状（第 05 章），再加进叶节点的梯度。")
     forbid = Forbid(calls=_ENGINE_CALLS, why="请沿着 next_functions 自己调用每个节点的公式，不要运行反向传播。")
     rtol, atol = 1e-4, 1e-5
 
@@ -543,8 +543,8 @@ class Q5(Question):
             stretched = broadcast_leaves(GRAPHS[g])
             hint = None
             if stretched:
-                hint = (f"这张图里 {'、'.join(stretched)} 在前向计算中被广播过：节点公式给出的梯度是广播后的形状，"
-                        "交给叶子之前，要沿被拉伸的维度求和，变回叶子的形状（第 05 章）。")
+                hint = (f"这张图里 {'、'.join(stretched)} 在前向传播中被广播过：节点公式给出的梯度是广播后的形状，"
+                        "交给叶节点之前，要沿被拉伸的维度求和，变回叶节点的形状（第 05 章）。")
             out.append(Case(_graph_case_label(g, "manual_backward(loss.grad_fn)"), g, hint=hint))
         return out
 
@@ -573,7 +573,7 @@ class Q5(Question):
         graph = GRAPHS[case.data]
         g, w = got.get("returns"), want["returns"]
         if g is None:
-            return "没有一个叶子的 .grad 被改动：梯度最后要加进每个需要梯度的叶子的 .grad"
+            return "没有一个叶节点的 .grad 被改动：梯度最后要加进每个需要梯度的叶节点的 .grad"
         for name, spec in graph["leaves"].items():
             mine, right = g.get(name), w[name]
             if right is None:
@@ -583,7 +583,7 @@ class Q5(Question):
                                         "不要往那里送梯度。")
                 continue
             if mine is None:
-                return f"{name}.grad 还是 None：梯度没有加进这个叶子"
+                return f"{name}.grad 还是 None：梯度没有加进这个叶节点"
             problem = compare({"returns": mine}, {"returns": right}, self.rtol, self.atol)
             if problem is None:
                 continue
@@ -591,12 +591,12 @@ class Q5(Question):
                 fresh = np.asarray(right["values"]) - np.asarray(spec["grad"], dtype=np.float32)
                 if np.allclose(np.asarray(mine["values"]), fresh, rtol=1e-4, atol=1e-5):
                     return Problem(f"{name}.grad：原有的梯度被覆盖了", hint=(
-                        "这个叶子的 .grad 里原来就有梯度。累加节点做的是“加进去”（第 06 章：梯度会累加），"
+                        "这个叶节点的 .grad 里原来就有梯度。累加节点做的是“加进去”（第 06 章：梯度会累加），"
                         "不是替换。"))
             if mine.get("shape") != right["shape"]:
                 return Problem(f"{name}.grad：{problem}", hint=(
-                    f"{name} 在前向计算里被广播过。节点公式给出的梯度是广播后的形状，"
-                    "引擎在把梯度交给叶子之前，会沿被拉伸的维度求和（第 05 章）。"))
+                    f"{name} 在前向传播里被广播过。节点公式给出的梯度是广播后的形状，"
+                    "引擎在把梯度交给叶节点之前，会沿被拉伸的维度求和（第 05 章）。"))
             return f"{name}.grad：{problem}"
         return None
 
