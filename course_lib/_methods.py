@@ -281,7 +281,7 @@ def _inplace_binary(op, name):
             raise _inplace_arguments(name, () if other is _MISSING else (other, *extra))
         A.check_operands(name, self, other, alpha)
         if alpha != 1:
-            return D.inplace(op, name, self, other, {"alpha": alpha})
+            return D.inplace(A.WITH_ALPHA[op], name, self, other, {"alpha": alpha})
         return D.inplace(op, name, self, other)
     method.__name__ = name + "_"
     method.__doc__ = f"In-place ``{name}``: writes the result into ``self`` and returns ``self``."

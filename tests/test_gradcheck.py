@@ -57,8 +57,10 @@ def _fractional(*shape):
 # name -> (function(torch, *inputs) -> tensor, inputs).  Inputs are float64 arrays (they require grad),
 # or ("const", value) for values passed as they are.
 CASES = {
-    "Add": (lambda t, a, b: t.add(a, b, alpha=2.5), [_randn(2, 3), _randn(3)]),
-    "Sub": (lambda t, a, b: t.sub(a, b, alpha=0.5), [_randn(2, 3), _randn(2, 1)]),
+    "Add": (lambda t, a, b: a + b, [_randn(2, 3), _randn(3)]),
+    "Sub": (lambda t, a, b: a - b, [_randn(2, 3), _randn(2, 1)]),
+    "AddAlpha": (lambda t, a, b: t.add(a, b, alpha=2.5), [_randn(2, 3), _randn(3)]),
+    "SubAlpha": (lambda t, a, b: t.sub(a, b, alpha=0.5), [_randn(2, 3), _randn(2, 1)]),
     "Rsub": (lambda t, a: 2.0 - a, [_randn(3)]),
     "Mul": (lambda t, a, b: a * b, [_randn(2, 3), _randn(3)]),
     "Div": (lambda t, a, b: a / b, [_randn(2, 3), _away(2, 1)]),

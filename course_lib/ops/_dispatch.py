@@ -157,11 +157,19 @@ def binary(op, name, a, b, params=None):
         if x.shape != y.shape:
             broadcast_shape(x.shape, y.shape)
         if x.dtype is not y.dtype or x.__class__ is not y.__class__:
+            if x.dtype is _F16 and y.ndim == 0 and op in _OPMATH and x.ndim and y.__class__ is x.__class__:
+                return _half_with_scalar(op, a, b, params)
             x, y = align(a, b)
     elif op.scalar_op is not None:
         return binary_scalar(op.scalar_op, name, a, b, params)
     elif b.__class__ is float and x.dtype.kind == "f":          # the usual float tensor <op> Python float
+        if x.dtype is _F16 and op in _OPMATH:
+            return _half_with_scalar(op, a, b, params)
         y, other = x.dtype.type(b), NUMBER
+    elif x.dtype is _F16 and op in _OPMATH and is_number(b) and b.__class__ is not bool:
+        if b.__class__ is int:
+            make_scalar(b, x.dtype)              # a Python int too big for PyTorch's Scalar raises its error
+        return _half_with_scalar(op, a, b, params)
     else:
         x, y, other = _operands(name, a, b)
     if op.int_to_float and x.dtype.kind != "f":
@@ -183,6 +191,31 @@ def binary(op, name, a, b, params=None):
         r = record(op, (a, other), (x, y), params)
     if other is NUMBER and r._grad_fn is not None:
         r._grad_fn._wrapped_other = b        # grad_fn._saved_other shows it as PyTorch does
+    return r
+
+
+_OPMATH = set()     # the ops whose PyTorch kernel has the "reduced float with a scalar" path (* and /)
+
+
+def opmath_scalar(*ops):
+    """Mark ``ops`` as computing ``float16 tensor <op> 0-d operand`` as PyTorch's CPU kernels do (``mul_kernel``,
+    ``div_true_kernel``: ``iter.is_scalar(2)`` and a reduced floating dtype): the 0-d operand, a Python number or a
+    0-d tensor of another dtype, is read as a float32 number (not rounded to float16 first), the operation runs in
+    float32 and its result is rounded to float16 once."""
+    _OPMATH.update(ops)
+
+
+def _half_with_scalar(op, a, b, params):
+    """``a <op> b`` for a float16 tensor ``a`` and a 0-d operand ``b`` of another type (see ``opmath_scalar``).  The
+    node is the op's own; its saved operand is the float32 number, so backward multiplies in float32 too."""
+    if isinstance(b, Tensor):
+        y, other = b._data.astype(np.float32), b
+    else:
+        y, other = np.asarray(b, np.float32), NUMBER
+    r = record(op, (a, other), (a._data.astype(np.float32), y), params)
+    r._data = r._data.astype(_F16)
+    if other is NUMBER and r._grad_fn is not None:
+        r._grad_fn._wrapped_other = b
     return r
 
 

@@ -16,6 +16,7 @@ from ..core.ops import Add, Div, Mul, Sub
 from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import tensor_expected, wrong_arguments
+from ..torch_compat.fma import fused
 from ..torch_compat.layouts import elementwise_result
 from ..torch_compat.names import type_name
 from ..torch_compat.opmath import precise
@@ -69,6 +70,36 @@ def _check_integer_division(a, b, kernel):
         raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'Bool\'')
     if a.size and np.size(b) and np.any(b == 0):
         raise RuntimeError("ZeroDivisionError")
+
+
+def _alpha_of(a, alpha):
+    """``alpha`` as the kernel holds it: a number of ``a``'s dtype (float16 too: ``alpha.to<scalar_t>()``)."""
+    return a.dtype.type(alpha) if a.dtype == np.float16 else alpha
+
+
+class AddAlpha(Add):
+    """``add(a, b, alpha=...)`` with ``alpha != 1``: for floats ``a + alpha * b`` rounded once, as PyTorch's kernel
+    computes it (``vec::fmadd(b, alpha, a)``); the node is ``Add``'s."""
+
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        if a.dtype.kind != "f":
+            return (a + b * alpha).astype(a.dtype, copy=False)
+        return fused(b, _alpha_of(a, alpha), a, a.dtype)
+
+
+class SubAlpha(Sub):
+    """``sub(a, b, alpha=...)`` with ``alpha != 1``: PyTorch's ``add(a, b, alpha=-alpha)``, one rounding for floats."""
+
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        if a.dtype.kind != "f":
+            return a - b * alpha
+        return fused(b, -_alpha_of(a, alpha), a, a.dtype)
+
+
+WITH_ALPHA = {Add: AddAlpha, Sub: SubAlpha}     # the op that computes ``add``/``sub`` with an ``alpha``
+D.opmath_scalar(Mul, Div)        # (add and sub round the number to float16 first, as PyTorch's add kernel does)
 
 
 class Rsub(Elementwise):
@@ -497,7 +528,9 @@ def add(input, other, *extra, alpha=1, out=None):
         input, other = _swap_number(input, other, "add")
     if alpha.__class__ is not int or alpha != 1:       # (add has nothing to check without alpha)
         check_operands("add", input, other, alpha)
-    return D.binary(Add, "add", input, other, {"alpha": alpha} if alpha != 1 else None)
+    if alpha != 1:
+        return D.binary(AddAlpha, "add", input, other, {"alpha": alpha})
+    return D.binary(Add, "add", input, other)
 
 
 def sub(input, other, *extra, alpha=1, out=None):
@@ -515,7 +548,9 @@ def sub(input, other, *extra, alpha=1, out=None):
             return sub(_both_numbers(input, other, "sub"), other, alpha=alpha)
         return rsub(other, input, alpha=alpha)
     check_operands("sub", input, other, alpha)
-    return D.binary(Sub, "sub", input, other, {"alpha": alpha} if alpha != 1 else None)
+    if alpha != 1:
+        return D.binary(SubAlpha, "sub", input, other, {"alpha": alpha})
+    return D.binary(Sub, "sub", input, other)
 
 
 subtract = sub
@@ -546,8 +581,6 @@ def mul(input, other, *, out=None):
         return D.write_out(out, mul(input, other), "mul", (input, other))
     if not isinstance(input, Tensor):
         input, other = _swap_number(input, other, "mul")
-    if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
-        return mul(input.float(), other).half()
     return D.binary(Mul, "mul", input, other)
 
 
@@ -569,10 +602,10 @@ def div(input, other, *, rounding_mode=None, out=None):
         return D.write_out(out, div(input, other, rounding_mode=rounding_mode), "div", (input, other))
     if not isinstance(input, Tensor):
         input = _number_tensor(input, other, "div")
-    if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
-        return div(input.float(), other, rounding_mode=rounding_mode).half()
     if rounding_mode is None:
         return D.binary(Div, "div", input, other)
+    if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
+        return div(input.float(), other, rounding_mode=rounding_mode).half()
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")

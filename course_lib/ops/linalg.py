@@ -47,7 +47,8 @@ class Dot(Op):
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad or (False, False)
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return D.as_array(backend_of(a).dot(a, b))
+        # + 0: PyTorch's dot adds the products to a sum that starts at +0., so [-0.] . [1.] is 0. (NumPy: -0.)
+        return D.as_array(backend_of(a).dot(a, b) + a.dtype.type(0))
 
     def backward(ctx, grad):
         a, b = ctx.saved_tensors

@@ -12,6 +12,7 @@ from ..core.ops import Relu
 from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import tensor_expected, wrong_arguments
+from ..torch_compat.fma import fused
 from ..torch_compat.layouts import elementwise_result
 from ..torch_compat.opmath import precise
 from . import _dispatch as D
@@ -29,6 +30,14 @@ def _xp(a):
 def _quiet():
     """NumPy warns on log(0), sqrt(-1), ...; PyTorch silently gives inf/nan, and so do we."""
     return np.errstate(divide="ignore", invalid="ignore", over="ignore")
+
+
+def _in_float32(formula, grad, result):
+    """``(formula(grad, result),)``: for float16 computed in float32 and rounded once, as PyTorch's backward kernels
+    for reduced floating types do."""
+    if result.dtype != np.float16:
+        return (formula(grad, result),)
+    return (formula(grad.astype(np.float32), result.astype(np.float32)).astype(np.float16),)
 
 
 class Abs(Elementwise):
@@ -160,8 +169,9 @@ class Rsqrt(Elementwise):
     int_to_float = True
 
     def forward(ctx, a):
+        work = a.astype(np.float32) if a.dtype == np.float16 else a     # PyTorch: float16 in float32
         with _quiet():
-            result = (1 / _xp(a).sqrt(a)).astype(a.dtype, copy=False)
+            result = (1 / _xp(a).sqrt(work)).astype(a.dtype, copy=False)
         ctx.save_for_backward(result)
         return result
 
@@ -269,9 +279,11 @@ class Tanh(Elementwise):
         ctx.save_for_backward(result)
         return result
 
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (grad * (1 - result * result),)
+    def backward(ctx, grad):                 # PyTorch's tanh_backward: grad * (1 - y * y), the bracket one fused
+        (result,) = ctx.saved_tensors      # multiply-add (float16 in float32)
+        if result.dtype == np.float16:
+            return _in_float32(lambda g, y: g * (1 - y * y), grad, result)
+        return (grad * fused(-result, result, 1, result.dtype).astype(result.dtype, copy=False),)
 
 
 class Sigmoid(Elementwise):
@@ -280,14 +292,32 @@ class Sigmoid(Elementwise):
     int_to_float = True
 
     def forward(ctx, a):
+        # PyTorch's kernel: 1 / (1 + exp(-x)) in float32 for float16 and float32 (rounded after each step, exp
+        # within an ulp: here correctly rounded), then rounded to float16 once.
+        work = a.astype(np.float32) if a.dtype == np.float16 else a
         with _quiet():
-            result = 1 / (1 + _xp(a).exp(-a))
+            e = precise(_xp(a).exp, -work)
+            one = work.dtype.type(1)
+            result = (one / (one + e)).astype(a.dtype, copy=False)
         ctx.save_for_backward(result)
         return result
 
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (grad * result * (1 - result),)
+    def backward(ctx, grad):                 # PyTorch's sigmoid_backward: grad * (1 - y) * y, in that order
+        (result,) = ctx.saved_tensors      # (float16 too: rounded after each step)
+        return (grad * (1 - result) * result,)
+
+
+def _clamped(xp, a, lo, hi):
+    """``a`` limited to ``[lo, hi]`` as PyTorch's CPU kernel limits it: ``x`` stays unless ``x < lo`` (then ``lo``),
+    then unless ``hi < x`` (then ``hi``), so a ``-0.`` at a bound of ``0.`` keeps its sign (NumPy's ``maximum``
+    gives the bound); NaN in ``a`` stays, a NaN bound gives NaN."""
+    out = a
+    for bound, outside in ((lo, xp.less), (hi, xp.greater)):
+        if bound is not None:
+            out = xp.where(outside(out, bound), bound, out)
+            if bound.dtype.kind == "f" and xp.isnan(bound).any():
+                out = xp.where(xp.isnan(bound), bound, out)
+    return out.astype(a.dtype, copy=False)
 
 
 class Clamp(Elementwise):
@@ -299,14 +329,7 @@ class Clamp(Elementwise):
     def forward(ctx, a, lo=None, hi=None):
         ctx.save_for_backward(a)
         ctx.lo, ctx.hi = lo, hi
-        xp = _xp(a)
-        if lo is not None and hi is not None:
-            out = xp.minimum(xp.maximum(a, lo), hi)
-        elif lo is not None:
-            out = xp.maximum(a, lo)
-        else:
-            out = xp.minimum(a, hi)
-        return out.astype(a.dtype, copy=False)
+        return _clamped(_xp(a), a, lo, hi)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -330,13 +353,7 @@ class ClampTensor(Elementwise):
 
     def forward(ctx, a, lo, hi):
         ctx.save_for_backward(a, lo, hi)
-        xp = _xp(a)
-        out = a
-        if lo is not None:
-            out = xp.maximum(out, lo)
-        if hi is not None:
-            out = xp.minimum(out, hi)
-        return out
+        return _clamped(_xp(a), a, lo, hi)
 
     def backward(ctx, grad):
         a, lo, hi = ctx.saved_tensors
@@ -396,7 +413,12 @@ class Sign(Elementwise):
     node_name = "SignBackward0"
 
     def forward(ctx, a):
-        return _xp(a).sign(a) if a.dtype.kind != "b" else a.copy()
+        if a.dtype.kind == "b":
+            return a.copy()
+        if a.dtype.kind != "f":
+            return _xp(a).sign(a)
+        # PyTorch's kernel: (0 < x) - (x < 0), so NaN gives 0 (NumPy's sign: NaN) and -0. gives 0.
+        return (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype)
 
     def backward(ctx, grad):
         return (_xp(grad).zeros_like(grad),)     # zero almost everywhere (PyTorch's formula)

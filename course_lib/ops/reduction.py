@@ -240,18 +240,39 @@ def _others_product(a, axis):
     return xp.moveaxis(left * right, -1, axis)
 
 
+def _product(a, axis, keepdims):
+    """``a.prod(axis)`` in ``a``'s dtype; float16 multiplied one element after the other, each product rounded to
+    float16, as PyTorch's kernel does (NumPy keeps a float32 product)."""
+    if a.dtype != _F16 or a.size == 0:
+        return a.prod(axis=axis, keepdims=keepdims, dtype=a.dtype)
+    rows = _xp(a).moveaxis(a, axis, 0) if axis is not None else a.reshape(-1)
+    out = rows[0].copy()
+    for row in rows[1:]:
+        out = out * row
+    return _xp(a).expand_dims(out, axis) if keepdims and axis is not None else \
+        out.reshape((1,) * a.ndim) if keepdims else out
+
+
 class Prod(Op):
     node_name = "ProdBackward0"
     saved_names = ("self", "result")
 
     def forward(ctx, a, dtype=None):
         with np.errstate(over="ignore", invalid="ignore"):     # inf, silently, as in PyTorch
-            result = D.as_array(a.prod(dtype=a.dtype))
+            result = D.as_array(_product(a, None, False))
         ctx.save_for_backward(a, result)
         return result
 
-    def backward(ctx, grad):
-        a, _ = ctx.saved_tensors
+    def backward(ctx, grad):                 # PyTorch's prod_backward
+        a, result = ctx.saved_tensors
+        if a.ndim == 0:
+            return (grad,)
+        zeros = int((a == 0).sum())
+        if zeros == 0:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return (grad * (result / a),)
+        if zeros > 1:                        # every product of the others holds a zero
+            return (_xp(a).zeros_like(a),)
         return (grad * _others_product(a, None),)
 
 
@@ -261,15 +282,22 @@ class ProdDim(Op):
 
     def forward(ctx, a, axis, keepdim, dtype=None):
         with np.errstate(over="ignore", invalid="ignore"):
-            result = _reduced(a.prod(axis=axis, keepdims=keepdim, dtype=a.dtype))
+            result = _reduced(_product(a, axis, keepdim))
         ctx.save_for_backward(a, result)
         ctx.axis, ctx.keepdim = axis, keepdim
         return result
 
-    def backward(ctx, grad):
-        a, _ = ctx.saved_tensors
-        g = grad if ctx.keepdim else _xp(grad).expand_dims(grad, ctx.axis)
-        return (g * _others_product(a, ctx.axis),)
+    def backward(ctx, grad):                 # PyTorch's prod_backward (with a dim)
+        a, result = ctx.saved_tensors
+        if a.ndim == 0:
+            return (grad,)
+        xp = _xp(grad)
+        if not ctx.keepdim:
+            grad, result = xp.expand_dims(grad, ctx.axis), xp.expand_dims(result, ctx.axis)
+        if not (a == 0).any():
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return (grad * (result / a),)
+        return (grad * _others_product(a, ctx.axis),)
 
 
 class MaxAll(Op):
@@ -491,6 +519,21 @@ class VectorNorm(Op):
         return (grad * xp.where(result == 0, 0, scaled),)    # PyTorch: 0 where the norm is 0
 
 
+_WIDE = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(np.float32): np.dtype(np.float64)}
+
+
+def _running(fn, a, axis, start):
+    """``fn`` (``cumsum`` or ``cumprod``) of ``a`` along ``axis`` as PyTorch's CPU kernel runs it: from ``start``
+    (0 or 1), accumulated in a wider type (float32 in float64, float16 in float32) and rounded once per element.
+    Starting from +0. means a running sum is never -0. (NumPy's ``cumsum([-0.])`` is ``[-0.]``)."""
+    wide = _WIDE.get(a.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = fn(a if wide is None else a.astype(wide), axis=axis)
+        if start == 0 and a.dtype.kind == "f":
+            out += out.dtype.type(0)
+        return out if wide is None else out.astype(a.dtype)
+
+
 class CumSum(Op):
     node_name = "CumsumBackward0"
 
@@ -498,14 +541,13 @@ class CumSum(Op):
         ctx.axis = axis
         if a.ndim == 0:
             return a.copy()                 # the running sum of one number
-        return _xp(a).cumsum(a, axis=axis, dtype=dtype)
+        return _running(_xp(a).cumsum, a, axis, 0)
 
     def backward(ctx, grad):
-        if grad.ndim == 0:
+        if grad.size <= 1 or grad.shape[ctx.axis] == 1:      # PyTorch: the gradient itself
             return (grad,)
         xp = _xp(grad)
-        flipped = xp.flip(grad, axis=ctx.axis)
-        return (xp.flip(xp.cumsum(flipped, axis=ctx.axis), axis=ctx.axis),)
+        return (xp.flip(_running(xp.cumsum, xp.flip(grad, axis=ctx.axis), ctx.axis, 0), axis=ctx.axis),)
 
 
 # ---------------------------------------------------------------------------
@@ -1019,7 +1061,7 @@ class CumProd(Op):
     saved_names = ("self", "result")
 
     def forward(ctx, a, axis):
-        out = a.copy() if a.ndim == 0 else _xp(a).cumprod(a, axis=axis)
+        out = a.copy() if a.ndim == 0 else _running(_xp(a).cumprod, a, axis, 1)
         ctx.save_for_backward(a, out)
         ctx.axis = axis
         return out

@@ -58,7 +58,8 @@ class Softmax(Op):
             with np.errstate(over="ignore", invalid="ignore"):
                 shifted, dt = _shifted(a, axis)
                 e = _exp(shifted)
-                result = (e / e.sum(axis=axis, keepdims=True)).astype(dt, copy=False)
+                # PyTorch multiplies by the sum's reciprocal (_vec_softmax_lastdim: tmp_sum = 1 / tmp_sum)
+                result = (e * (1 / e.sum(axis=axis, keepdims=True))).astype(dt, copy=False)
         ctx.save_for_backward(result)
         ctx.axis = axis
         return result
