@@ -211,6 +211,7 @@ from .ops.views import (
     fliplr,
     flipud,
     hstack,
+    moveaxis,
     movedim,
     narrow,
     preserve_format,

@@ -47,7 +47,7 @@ _SAME_AS_FUNCTION = {
     R: ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var", "all", "any",
         "norm", "cumsum", "cumprod", "trace", "logsumexp", "count_nonzero"],
     V: ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
-        "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to", "contiguous",
+        "moveaxis", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to", "contiguous",
         "clone", "narrow", "select", "unbind", "split", "chunk", "as_strided", "repeat", "tile",
         "tensor_split", "fliplr", "flipud", "roll", "diagonal", "diag"],
     L: ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner"],
@@ -206,27 +206,68 @@ Tensor.__getitem__ = I.getitem
 Tensor.__setitem__ = I.setitem
 
 
+_WARNED = set()      # the messages PyTorch gives with TORCH_WARN_ONCE that this process has shown
+
+
+def _warn_once(message):
+    """Warn ``message`` (a UserWarning) the first time only, as PyTorch's TORCH_WARN_ONCE does (per process)."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        import warnings
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def _deprecated_on_0d(name, line, advice="This function is the identity in these cases."):
+    _warn_once(f"Tensor.{name} is deprecated on 0-D tensors. {advice} (Triggered internally at "
+               f"/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:{line}.)")
+
+
 @property
 def _T(self):
-    """Reverse the dimensions (the transpose of a matrix). Mirrors ``Tensor.T``."""
-    import warnings
+    """Reverse the dimensions (the transpose of a matrix). Mirrors ``Tensor.T``.
+
+    Warns (once per process, as PyTorch): a tensor that is not 2-D (0-D: itself)."""
     n = self._data.ndim
-    if n != 0 and n != 2:
-        warnings.warn(
+    if n == 0:
+        _deprecated_on_0d("T", 4321)
+    elif n != 2:
+        _warn_once(
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
             "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
             "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered "
-            "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
-            UserWarning, stacklevel=2)
+            "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
     return V.permute(self, tuple(range(n - 1, -1, -1)))
 
 
 @property
 def _mT(self):
-    """Transpose the last two dimensions (batches of matrices). Mirrors ``Tensor.mT``."""
+    """Transpose the last two dimensions (batches of matrices). Mirrors ``Tensor.mT``.
+
+    Raises:
+        RuntimeError: a 1-D tensor (a 0-D one is itself, with PyTorch's deprecation warning).
+    """
     n = self._data.ndim
+    if n == 0:
+        _deprecated_on_0d("mT", 4373)
+        return self
     if n < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {n}-D tensor.")
+    return V.transpose(self, -2, -1)
+
+
+@property
+def _mH(self):
+    """The conjugate transpose of the last two dimensions (for real tensors, ``mT``). Mirrors ``Tensor.mH``.
+
+    Raises:
+        RuntimeError: a 1-D tensor (a 0-D one is itself, with PyTorch's deprecation warning).
+    """
+    n = self._data.ndim
+    if n == 0:
+        _deprecated_on_0d("mH", 4382, "Consider using x.conj().")
+        return self
+    if n < 2:
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {n}-D tensor.")
     return V.transpose(self, -2, -1)
 
 
@@ -239,9 +280,7 @@ def _H(self):
     """
     n = self._data.ndim
     if n == 0:
-        import warnings
-        warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
-                      "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4335.)", UserWarning, stacklevel=2)
+        _deprecated_on_0d("H", 4335, "Consider using x.conj().")
         return self
     if n != 2:
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D tensor."
@@ -251,6 +290,7 @@ def _H(self):
 
 Tensor.T = _T
 Tensor.mT = _mT
+Tensor.mH = _mH
 Tensor.H = _H
 
 

@@ -84,6 +84,7 @@ CASES = {
     "Alias": (lambda t, a: a[...] * 2, [_randn(2, 3)]),
     "Transpose": (lambda t, a: a.transpose(0, 2), [_randn(2, 3, 4)]),
     "T": (lambda t, a: a.t(), [_randn(2, 3)]),
+    "ScalarTranspose": (lambda t, a: a.transpose(0, -1) * 2, [np.array(1.5)]),
     "Permute": (lambda t, a: a.permute(2, 0, 1), [_randn(2, 3, 4)]),
     "Squeeze": (lambda t, a: a.squeeze(), [_randn(2, 1, 3)]),
     "SqueezeDim": (lambda t, a: a.squeeze(1), [_randn(2, 1, 3)]),

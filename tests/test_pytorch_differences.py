@@ -103,24 +103,39 @@ FLOAT16 = {
 }
 
 NUMPY_MESSAGES = {
-    "movedim_0d": _case("torch.tensor(1.5).movedim(0, 0)", "movedim on a 0-d tensor: NumPy's \"axes don't match\""),
-    "movedim_function_0d": _case("torch.movedim(torch.tensor(1.5), 0, -1)",
-                                 "movedim on a 0-d tensor: NumPy's \"axes don't match\""),
+    "movedim_0d": "torch.tensor(1.5).movedim(0, 0)",
+    "movedim_function_0d": "torch.movedim(torch.tensor(1.5), 0, -1)",
+    "movedim_0d_grad_fn": "x = torch.tensor(1.5, requires_grad=True); print(torch.movedim(x, (0,), (-1,)))",
+    "movedim_0d_out_of_range": "torch.movedim(torch.tensor(1.5), 1, 0)",
+    "movedim_repeated_source": "torch.movedim(torch.ones(2, 3), (0, 0), (0, 1))",
+    "movedim_repeated_destination": "torch.movedim(torch.ones(2, 3), (0, 1), (1, 1))",
+    "movedim_lengths_differ": "torch.movedim(torch.tensor(1.), (0, -1), (0,))",
+    "moveaxis": "torch.ones(2, 3, 4).moveaxis((0, 1), (-1, 0)).shape",
     "prod_backward_empty": "x = torch.ones(4, 0, requires_grad=True); x.prod().backward(); print(x.grad)",
+    "prod_dim_backward_empty": "x = torch.ones(4, 0, requires_grad=True); x.prod(0).sum().backward(); print(x.grad)",
     "neg_inplace_bool": "torch.tensor([True, False]).neg_()",
     "neg_bool": "-torch.tensor([True, False])",
 }
 
-ZERO_D = {
-    "mT_0d": _case("torch.tensor(2.0).mT", ".mT on a 0-d tensor raises (PyTorch: identity, with a warning)"),
-    "max_dim0_0d_grad_fn": _case("x = torch.tensor(2.0, requires_grad=True); x.max(0)",
-                                 "max(0) on a 0-d tensor: CloneBackward0 (PyTorch MaxBackward0)"),
-    "min_dim0_0d_grad_fn": _case("x = torch.tensor(2.0, requires_grad=True); x.min(dim=-1).values.grad_fn.name()",
-                                 "min(0) on a 0-d tensor: CloneBackward0 (PyTorch MinBackward0)"),
-    "T_0d_warning": _case("torch.tensor(0).T", "0-d tensors: .T misses PyTorch's deprecation warning (found by the "
-                                               "fuzzer)"),
-    "transpose_0d_grad_fn": _case("x = torch.tensor(2.0, requires_grad=True); x.transpose(0, -1).grad_fn.name()",
-                                  "transpose(0, -1) on a 0-d tensor: AliasBackward0 (PyTorch TransposeBackward0)"),
+ZERO_D = {   # (each deprecation warning comes once per process in PyTorch: these are the first of their kind here)
+    "mT_0d": "torch.tensor(2.0).mT",
+    "mT_mH_0d_identity": "x = torch.tensor(2.0, requires_grad=True); print(x.mT is x, x.mH is x, x.H is x)",
+    "mH_1d": "torch.ones(3).mH",
+    "T_0d_warning": "torch.tensor(0).T",
+    "max_dim0_0d_grad_fn": "x = torch.tensor(2.0, requires_grad=True); x.max(0)",
+    "min_dim0_0d_grad_fn": "x = torch.tensor(2.0, requires_grad=True); x.min(dim=-1).values.grad_fn.name()",
+    "max_dim0_0d_backward": "x = torch.tensor(2.0, requires_grad=True); y = x.max(0, keepdim=True); "
+                            "y.values.backward(); print(y, x.grad)",
+    "max_dim0_0d_copy": "x = torch.tensor(2.0); y = x.max(0); y.values[()] = 5; print(x, y)",
+    "transpose_0d_grad_fn": "x = torch.tensor(2.0, requires_grad=True); x.transpose(0, -1).grad_fn.name()",
+    "transpose_0d_backward": "x = torch.tensor(2.0, requires_grad=True); y = x.swapaxes(0, 0); y.backward(); "
+                             "print(y, x.grad)",
+    "transpose__0d_backward": "x = torch.tensor(2.0, requires_grad=True); y = x * 1; y.transpose_(0, 0); "
+                              "y.backward(); print(y.grad_fn.name(), x.grad)",
+    "t_0d_backward": "x = torch.tensor(2.0, requires_grad=True); y = x.t(); y.backward(); "
+                     "print(y.grad_fn.name(), x.grad)",
+    "softmax_0d_grad_fn": "x = torch.tensor(2.0, requires_grad=True); y = x.softmax(0); y.backward(); print(y, x.grad)",
+    "log_softmax_0d_inf": "x = torch.tensor(float('inf'), requires_grad=True); print(x.log_softmax(-1))",
 }
 
 _TUPLE_DIM = "a tuple dim: PyTorch's message omits \"(position 1)\" / names position 2"

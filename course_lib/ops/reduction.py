@@ -331,6 +331,11 @@ class MaxDim(Op):
 
     def forward(ctx, a, axis, keepdim, largest=True):
         xp = _xp(a)
+        ctx.shape = a.shape
+        if a.ndim == 0:                      # a 0-d tensor: itself, at index 0
+            idx = xp.zeros((), dtype=np.int64)
+            ctx.save_for_backward(idx)
+            return a.copy(), idx
         idx = xp.argmax(a, axis=axis) if largest else xp.argmin(a, axis=axis)
         idx = xp.expand_dims(idx, axis)
         values = xp.take_along_axis(a, idx, axis=axis)
@@ -343,6 +348,8 @@ class MaxDim(Op):
     def backward(ctx, grad, grad_indices=None):
         (idx,) = ctx.saved_tensors
         xp = _xp(grad)
+        if not ctx.shape:
+            return (grad,)
         if not ctx.keepdim:
             grad, idx = xp.expand_dims(grad, ctx.axis), xp.expand_dims(idx, ctx.axis)
         n = ctx.shape[ctx.axis]
@@ -742,10 +749,7 @@ def _extreme(input, dim, keepdim, largest, name):
                                "Specify the reduction dim with the 'dim' argument.")
         return D.record(MaxAll if largest else MinAll, (input,), (x,), {"largest": largest})
     axis = wrap_dim(dim, x.ndim)
-    if x.ndim == 0:
-        values = input.clone() if input._requires_grad else wrap(x.copy())
-        return getattr(return_types, name)(values, wrap(backend_of(x).zeros((), dtype=np.int64)))
-    if x.shape[axis] == 0:
+    if x.ndim and x.shape[axis] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
     values, indices = D.record(MaxDim if largest else MinDim, (input,), (x,),
                                {"axis": axis, "keepdim": keepdim, "largest": largest})

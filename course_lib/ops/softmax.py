@@ -27,8 +27,11 @@ __all__ = ["softmax", "log_softmax"]
 
 
 def _shifted(a, axis):
-    """``a`` minus its maximum along ``axis`` (float16 in float32), and the dtype to round the result to."""
+    """``a`` minus its maximum along ``axis`` (float16 in float32), and the dtype to round the result to.  A 0-d
+    ``a`` (``axis`` None) is computed as one element of a 1-d array (NumPy gives scalars for 0-d results)."""
     work = a.astype(np.float32) if a.dtype == np.float16 else a
+    if work.ndim == 0:
+        work = work.reshape(1)
     return work - work.max(axis=axis, keepdims=True), a.dtype
 
 
@@ -59,14 +62,14 @@ class Softmax(Op):
                 shifted, dt = _shifted(a, axis)
                 e = _exp(shifted)
                 # PyTorch multiplies by the sum's reciprocal (_vec_softmax_lastdim: tmp_sum = 1 / tmp_sum)
-                result = (e * (1 / e.sum(axis=axis, keepdims=True))).astype(dt, copy=False)
+                result = (e * (1 / e.sum(axis=axis, keepdims=True))).astype(dt, copy=False).reshape(a.shape)
         ctx.save_for_backward(result)
         ctx.axis = axis
         return result
 
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return (y * (grad - (grad * y).sum(axis=ctx.axis, keepdims=True)),)
+        return (D.as_array(y * (grad - (grad * y).sum(axis=ctx.axis, keepdims=True))),)
 
 
 class LogSoftmax(Op):
@@ -80,13 +83,14 @@ class LogSoftmax(Op):
             with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
                 shifted, dt = _shifted(a, axis)
                 result = (shifted - _log(_exp(shifted).sum(axis=axis, keepdims=True))).astype(dt, copy=False)
+                result = result.reshape(a.shape)
         ctx.save_for_backward(result)
         ctx.axis = axis
         return result
 
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return (grad - _exp(y) * grad.sum(axis=ctx.axis, keepdims=True),)
+        return (D.as_array(grad - _exp(y) * grad.sum(axis=ctx.axis, keepdims=True)),)
 
 
 _NOT_GIVEN = object()
@@ -115,9 +119,7 @@ def _apply(op, name, input, dim, dtype, axis):
         last = x.ndim == 0 or axis == x.ndim - 1
         kernel = f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{input.dtype._short_name}\'')
-    if x.ndim == 0:                            # one element: softmax 1, log_softmax 0
-        return D.record(op, (input,), (x.reshape(1),), {"axis": 0}).reshape(())
-    return D.record(op, (input,), (x,), {"axis": axis})
+    return D.record(op, (input,), (x,), {"axis": axis if x.ndim else None})     # (0-d: over its one element)
 
 
 def softmax(input, dim=_NOT_GIVEN, dtype=None, *, axis=_NOT_GIVEN):
