@@ -39,7 +39,7 @@ _SAME_AS_FUNCTION = {
     A: ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder",
         "fmod", "pow", "neg", "negative", "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "equal", "allclose",
         "isclose", "logical_not", "logical_and", "logical_or", "logical_xor", "bitwise_not", "bitwise_and",
-        "bitwise_or", "bitwise_xor", "maximum", "minimum", "square"],
+        "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "maximum", "minimum", "square"],
     M: ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos",
         "tan", "tanh", "acos", "asin", "atan", "arccos", "arcsin", "arctan", "sigmoid", "relu", "floor", "ceil",
         "round", "trunc", "sign", "clamp", "clip", "clamp_min",
@@ -65,6 +65,52 @@ for _module, _names in _SAME_AS_FUNCTION.items():
 
 Tensor.ge = A.ge
 Tensor.sum, Tensor.mean = R.sum_method, R.mean_method     # their messages differ from torch.sum's
+for _name in ("prod", "max", "min", "argmax", "argmin", "cumsum", "cumprod", "count_nonzero"):
+    setattr(Tensor, _name, getattr(R, _name + "_method"))           # likewise (keyword- and position-aware)
+Tensor.softmax, Tensor.log_softmax = S.softmax_method, S.log_softmax_method
+
+
+def _method_text(text):
+    """A torch.* overload as the Tensor method shows it: without ``Tensor input`` and ``out=`` (None for one that
+    takes a number first: no method has it)."""
+    if not text.startswith("(Tensor input"):
+        return None
+    return text.replace("Tensor input, ", "").replace("Tensor input", "").replace(", *, Tensor out = None", "") \
+        .replace("*, Tensor out = None", "").replace(", )", ")")
+
+
+def _as_method(function):
+    """``function(input, ...)`` as a Tensor method whose argument errors are the method's, as PyTorch's parser words
+    them: positions counted without ``self`` (``argument 'other' (position 1)``), the method's overloads listed."""
+    name = function.__name__
+    from .torch_compat.arguments import FUNCTION_SIGNATURES, Signature, invalid_arguments, listing_order
+    texts = [t for t in map(_method_text, FUNCTION_SIGNATURES.get(name, ())) if t]
+    signatures = tuple(Signature(t) for t in texts)
+
+    def method(self, *args, **kwargs):
+        try:
+            return function(self, *args, **kwargs)
+        except TypeError as error:
+            text, better = str(error), None
+            if text.startswith(f"{name}(): argument '") and " (position " in text:
+                head, _, rest = text.partition(" (position ")
+                number, _, tail = rest.partition(")")
+                better = TypeError(f"{head} (position {int(number) - 1}){tail}")
+            elif text.startswith(f"{name}() received an invalid combination") and signatures:
+                better = invalid_arguments(name, signatures, args, listing_order(kwargs))
+            if better is None:
+                raise
+            raise better from None
+    method.__name__ = method.__qualname__ = name
+    method.__doc__, method.__wrapped__ = function.__doc__, function
+    return method
+
+
+for _name in ("add", "sub", "mul", "div", "maximum", "minimum", "logical_and", "logical_or", "logical_xor", "isclose",
+              "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "fmod", "remainder", "floor_divide", "dot", "mm",
+              "mv", "matmul", "outer", "inner", "bmm"):
+    setattr(Tensor, _name, _as_method(getattr(A if hasattr(A, _name) else L, _name)))
+Tensor.pow = A.pow_method
 
 
 def _type_as(self, *args, **kwargs):
@@ -195,6 +241,10 @@ Tensor.__or__ = _binary_operator(A.bitwise_or)
 Tensor.__ror__ = _reflected(A.bitwise_or)
 Tensor.__xor__ = _binary_operator(A.bitwise_xor)
 Tensor.__rxor__ = _reflected(A.bitwise_xor)
+Tensor.__lshift__ = _binary_operator(A.bitwise_left_shift)
+Tensor.__rshift__ = _binary_operator(A.bitwise_right_shift)
+Tensor.__rlshift__ = _number_first(A.bitwise_left_shift)
+Tensor.__rrshift__ = _number_first(A.bitwise_right_shift)
 Tensor.__eq__ = _binary_operator(A.eq, comparison=True)
 Tensor.__ne__ = _binary_operator(A.ne, comparison=True)
 Tensor.__lt__ = _binary_operator(A.lt, comparison=True)
@@ -319,6 +369,8 @@ def _inplace_binary(op, name):
     def method(self, other=_MISSING, *extra, alpha=1):
         if other is _MISSING or extra:
             raise _inplace_arguments(name, () if other is _MISSING else (other, *extra))
+        if self._requires_grad:              # autograd's in-place check comes before the kernel's (bools, alpha)
+            D.check_inplace(self, D.recording(self, other if isinstance(other, Tensor) else None), overlap=False)
         A.check_operands(name, self, other, alpha)
         if alpha != 1:
             return D.inplace(A.WITH_ALPHA[op], name, self, other, {"alpha": alpha})
@@ -479,6 +531,14 @@ Tensor.__itruediv__ = lambda self, other: _div_(self, other) if _operand(other) 
 Tensor.__ifloordiv__ = lambda self, other: Tensor.floor_divide_(self, other) if _operand(other) else NotImplemented
 Tensor.__imod__ = lambda self, other: Tensor.remainder_(self, other) if _operand(other) else NotImplemented
 Tensor.__ipow__ = lambda self, other: _pow_(self, other) if _operand(other) else NotImplemented
+for _op, _name in ((A.LeftShift, "bitwise_left_shift"), (A.RightShift, "bitwise_right_shift"),
+                   (A.BitwiseAnd, "bitwise_and"), (A.BitwiseOr, "bitwise_or"), (A.BitwiseXor, "bitwise_xor")):
+    setattr(Tensor, _name + "_", _inplace_binary(_op, _name))
+Tensor.__ilshift__ = lambda self, other: Tensor.bitwise_left_shift_(self, other) if _operand(other) else NotImplemented
+Tensor.__irshift__ = lambda self, other: Tensor.bitwise_right_shift_(self, other) if _operand(other) else NotImplemented
+Tensor.__iand__ = lambda self, other: Tensor.bitwise_and_(self, other) if _operand(other) else NotImplemented
+Tensor.__ior__ = lambda self, other: Tensor.bitwise_or_(self, other) if _operand(other) else NotImplemented
+Tensor.__ixor__ = lambda self, other: Tensor.bitwise_xor_(self, other) if _operand(other) else NotImplemented
 
 
 def _operand(other):
@@ -512,6 +572,9 @@ def _fill_(self, value):
     Raises:
         RuntimeError: a value tensor with dimensions (PyTorch's message).
     """
+    if not isinstance(value, Tensor) and not D.is_number(value):
+        from .torch_compat.arguments import Signature, invalid_arguments
+        raise invalid_arguments("fill_", (Signature("(Tensor value)"), Signature("(Number value)")), (value,))
     if isinstance(value, Tensor):
         v = value._data
         if v.ndim:
@@ -535,6 +598,7 @@ def _copy_(self, src, non_blocking=False):
         if not isinstance(src, (int, float, np.number, np.bool_)):     # a number is copied as a 0-d tensor
             raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
         src = as_tensor(src)
+    D.check_inplace(self, D.recording(self, src), overlap=False)       # autograd's check first, as in PyTorch
     I.copy_shape_check(self._data.shape, src._data.shape)
     check_no_partial_overlap(self._data, src._data)
     value = src._data

@@ -164,8 +164,8 @@ class _Pass:
 
     def run_node(self, node, grads):
         """Run one ready node on the gradients of its outputs; return one gradient per edge."""
-        if node.__class__ is AccumulateGrad:
-            if grads[0] is not None:
+        if node.__class__ is AccumulateGrad:     # (a leaf whose requires_grad was turned off since gets nothing)
+            if grads[0] is not None and node.variable._requires_grad:
                 node.variable._accumulate_grad(grads[0], shared=id(grads[0]) in self.shared)
             return ()
         if hooks.run_node is not None:

@@ -332,6 +332,8 @@ def inplace(op, name, t, other=None, params=None, unary_op=False):
             op.ufunc(x, y, out=x)
             t._bump()
             return t
+        if t._requires_grad:                 # autograd's in-place check before the kernel's overlap check
+            check_inplace(t, recording(t, other), overlap=False)
         check_no_partial_overlap(x, y)
     elif not is_number(other):
         raise _type_error(name, other)

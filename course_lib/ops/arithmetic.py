@@ -26,7 +26,8 @@ __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_d
            "remainder", "fmod", "pow", "neg", "negative", "rsub", "reciprocal",
            "eq", "ne", "lt", "le", "gt", "ge", "equal", "allclose", "isclose",
            "logical_not", "logical_and", "logical_or", "logical_xor",
-           "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "maximum", "minimum", "square"]
+           "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+           "maximum", "minimum", "square"]
 
 
 # ---------------------------------------------------------------------------
@@ -448,6 +449,28 @@ def _bitwise(name, fn, torch_name):
     return type(name, (Elementwise,), {"forward": staticmethod(forward)})
 
 
+def _shift(name, kernel, left):
+    """``a << b`` / ``a >> b`` for integer tensors as PyTorch's kernels compute them: a shift by a negative
+    amount or by the width of the type or more gives 0 (``<<``) or the sign (``>>``), where C (and NumPy) leave
+    it undefined."""
+    def forward(ctx, a, b):
+        if a.dtype.kind not in "iu":
+            short = _dtype._BY_NUMPY[a.dtype]._short_name
+            raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{short}\'')
+        xp = _xp(a)
+        amount = b.astype(a.dtype.str.replace("u", "i"), copy=False)       # the amount read as signed
+        limit = a.dtype.itemsize * 8 - (not left and a.dtype.kind == "i")
+        outside = (amount < 0) | (amount >= limit)
+        unsigned = np.dtype(a.dtype.str.replace("i", "u"))
+        if left:
+            out = xp.left_shift(a.view(unsigned), xp.where(outside, 0, b).astype(unsigned)).view(a.dtype)
+            return xp.where(outside, a.dtype.type(0), out)
+        return xp.right_shift(a, xp.where(outside, limit, b).astype(a.dtype))
+    return type(name, (Elementwise,), {"forward": staticmethod(forward)})
+
+
+LeftShift = _shift("LeftShift", "lshift", True)
+RightShift = _shift("RightShift", "rshift", False)
 BitwiseAnd = _bitwise("BitwiseAnd", lambda a, b: a & b, "bitwise_and")
 BitwiseOr = _bitwise("BitwiseOr", lambda a, b: a | b, "bitwise_or")
 BitwiseXor = _bitwise("BitwiseXor", lambda a, b: a ^ b, "bitwise_xor")
@@ -659,7 +682,7 @@ def fmod(input, other):
     return D.binary(Fmod, "fmod", input, other)
 
 
-def pow(input, exponent, *, out=None):
+def pow(input, exponent, *extra, out=None):
     """``input ** exponent`` element-wise. Mirrors ``torch.pow``.
 
     A number exponent records ``PowBackward0``, a tensor exponent
@@ -667,7 +690,10 @@ def pow(input, exponent, *, out=None):
 
     Raises:
         RuntimeError: integers to negative integer powers.
+        TypeError: arguments that fit none of PyTorch's overloads (``pow(t, 2, 3)``), with its message.
     """
+    if extra:
+        raise wrong_arguments("pow", input, exponent, *extra)
     if out is not None:
         return D.write_out(out, pow(input, exponent), "pow", (input, exponent))
     if not isinstance(input, Tensor):
@@ -689,6 +715,19 @@ def pow(input, exponent, *, out=None):
         return D.wrap(x | (not exponent))
     return D.record(Pow, (input,), (x,), {"exponent": D.make_scalar(exponent, dt) if dt.kind == "f" else int(exponent),
                                          "given": exponent})
+
+
+def pow_method(self, *args, **kwargs):
+    """``Tensor.pow(exponent)``: ``pow(self, exponent)``, with the method's own message for other arguments."""
+    if len(args) == 1 and not kwargs:
+        return pow(self, args[0])
+    if not args and kwargs.keys() == {"exponent"}:
+        return pow(self, kwargs["exponent"])
+    from ..torch_compat.arguments import Signature, invalid_arguments
+    raise invalid_arguments("pow", (Signature("(Tensor exponent)"), Signature("(Number exponent)")), args, kwargs)
+
+
+pow_method.__name__ = pow_method.__qualname__ = "pow"
 
 
 def _rpow(exponent, base):
@@ -873,6 +912,30 @@ def invert(input):
     return bitwise_not(input)
 
 
+def bitwise_left_shift(input, other):
+    """``input << other`` for integer tensors (0 for a negative shift or one past the type's width).
+    Mirrors ``torch.bitwise_left_shift``.
+
+    Raises:
+        NotImplementedError: a bool or floating result dtype (PyTorch's ``"lshift_cpu" not implemented``).
+    """
+    if not isinstance(input, Tensor):
+        input = _number_tensor(input, other)
+    return D.binary(LeftShift, "bitwise_left_shift", input, other)
+
+
+def bitwise_right_shift(input, other):
+    """``input >> other`` for integer tensors (arithmetic for signed types; a negative shift or one past the
+    type's width gives the sign). Mirrors ``torch.bitwise_right_shift``.
+
+    Raises:
+        NotImplementedError: a bool or floating result dtype (``"rshift_cpu" not implemented``).
+    """
+    if not isinstance(input, Tensor):
+        input = _number_tensor(input, other)
+    return D.binary(RightShift, "bitwise_right_shift", input, other)
+
+
 def bitwise_and(input, other):
     """``input & other`` for bool and integer tensors. Mirrors ``torch.bitwise_and``."""
     return D.binary(BitwiseAnd, "bitwise_and", input, other)
@@ -913,7 +976,14 @@ def _number_tensor(number, like, name=None):
         if name is not None:
             return _both_numbers(number, like, name)
         raise TypeError(f"expected Tensor as element 0 in argument 0, but got {type(number).__name__}")
-    return number_tensor(number, like)
+    if not D.is_number(number) or isinstance(number, np.ndarray):
+        return number_tensor(number, like)
+    # PyTorch's "wrapped number": it takes the tensor's dtype where it may (-1 % int32 tensor is int32, also 0-d)
+    t = number_tensor(number, like)
+    dt = D.scalar_dtype(like._data.dtype, number)
+    if t._data.dtype != dt:
+        t._data = t._data.astype(dt)
+    return t
 
 
 def _both_numbers(a, b, name):

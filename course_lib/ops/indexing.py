@@ -580,9 +580,12 @@ def _copy_to(dst, src):
 
 
 def _index_put(dst, indices, src):
-    """PyTorch's ``dst.index_put_(indices, src)`` for ``dst[advanced index] = src``."""
+    """PyTorch's ``dst.index_put_(indices, src)`` for ``dst[advanced index] = src``: the in-place checks of autograd
+    (a leaf that requires grad) first, then the kernel's (the indices, the value's shape and dtype)."""
     x = dst._data
     v = src._data
+    rec = D.recording(dst, src)
+    D.check_inplace(dst, rec, overlap=False)
 
     def check_value(target):
         if len(v.shape) > len(target) or any(a != 1 and a != b for a, b in zip(v.shape[::-1], target[::-1])):
@@ -601,8 +604,6 @@ def _index_put(dst, indices, src):
         v = backend_of(x).asarray(to_numpy(v))
     if x.size > 1 and any(st == 0 and n > 1 for n, st in zip(x.shape, x.strides)):
         warnings.warn(EXPANDED_INDEX_PUT_WARNING, UserWarning, stacklevel=4)
-    rec = D.recording(dst, src)
-    D.check_inplace(dst, rec, overlap=False)
     if rec:
         D.inplace_record(IndexPut, dst, (dst, src), (x, v.astype(x.dtype, copy=False)), {"key": key})
         return

@@ -16,12 +16,14 @@ from ..core.graph import Op
 from ..core.ops import Sum
 from ..core.tensor import Tensor, wrap, wrap_dim
 from ..torch_compat import dtypes as _dtype
-from ..torch_compat.arguments import tensor_expected, wrong_arguments
+from ..torch_compat.arguments import FUNCTION_SIGNATURES, parsed_like_pytorch, tensor_expected, wrong_arguments
 from ..torch_compat.sum_order import total
 from . import _dispatch as D
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var",
-           "all", "any", "norm", "cumsum", "cumprod", "trace", "logsumexp", "count_nonzero", "return_types"]
+           "all", "any", "norm", "cumsum", "cumprod", "trace", "logsumexp", "count_nonzero", "return_types",
+           "prod_method", "max_method", "min_method", "argmax_method", "argmin_method", "cumsum_method",
+           "cumprod_method", "count_nonzero_method"]
 
 _builtin_sum, _builtin_max, _builtin_all, _builtin_any = sum, max, all, any
 
@@ -1132,3 +1134,46 @@ def trace(input):
     if x.dtype.kind in "iu":
         x = x.astype(np.int64)
     return D.record(Trace, (input,), (x,))
+
+
+# ---------------------------------------------------------------------------
+# PyTorch's argument errors for the reductions whose dim is one int (argmax, max, prod, cumsum, ...): the
+# function form and the Tensor method, each raising the message of its own overloads (see
+# torch_compat.arguments.parsed_like_pytorch); the usual calls pass one cheap check.
+# ---------------------------------------------------------------------------
+
+def _int_dim(value):
+    return value is None or _is_int(value) or isinstance(value, Tensor)
+
+
+def _fits(max_args, keywords, dim_ok=_int_dim, dim_position=0):
+    def fits(args, kwargs):
+        if len(args) > max_args or not kwargs.keys() <= keywords:
+            return False
+        dim = args[dim_position] if len(args) > dim_position else kwargs.get("dim")
+        keep = args[1] if len(args) > 1 and "keepdim" in keywords else kwargs.get("keepdim", False)
+        return dim_ok(dim) and isinstance(keep, (bool, np.bool_))
+    return fits
+
+
+def _counted_dims(value):
+    return _int_dim(value) or isinstance(value, (tuple, list))
+
+
+_FN = "(Tensor input, "
+_KEEP = {"dim", "keepdim", "axis", "keepdims"}
+argmax, argmax_method = parsed_like_pytorch("argmax", _ARG, tuple(_FN + t[1:] for t in _ARG), _fits(2, _KEEP))(argmax)
+argmin, argmin_method = parsed_like_pytorch("argmin", _ARG, tuple(_FN + t[1:] for t in _ARG), _fits(2, _KEEP))(argmin)
+max, max_method = parsed_like_pytorch("max", _MAX, FUNCTION_SIGNATURES["max"], _fits(2, _KEEP | {"out"}))(max)
+min, min_method = parsed_like_pytorch("min", _MAX, FUNCTION_SIGNATURES["min"], _fits(2, _KEEP | {"out"}))(min)
+prod, prod_method = parsed_like_pytorch("prod", _PROD, FUNCTION_SIGNATURES["prod"],
+                                        _fits(2, _KEEP | {"dtype", "out"}))(prod)
+cumsum, cumsum_method = parsed_like_pytorch("cumsum", ("(int dim, *, torch.dtype dtype = None)",),
+                                            FUNCTION_SIGNATURES["cumsum"], _fits(1, {"dim", "dtype", "axis"}))(cumsum)
+cumprod, cumprod_method = parsed_like_pytorch(
+    "cumprod", ("(int dim, *, torch.dtype dtype = None)",),
+    ("(Tensor input, int dim, *, torch.dtype dtype = None, Tensor out = None)",), _fits(1, {"dim", "dtype"}))(cumprod)
+count_nonzero, count_nonzero_method = parsed_like_pytorch(
+    "count_nonzero", ("(int dim = None)", "(tuple of ints dim)"),
+    ("(Tensor input, int dim = None)", "(Tensor input, tuple of ints dim)"),
+    _fits(1, {"dim", "axis"}, _counted_dims))(count_nonzero)

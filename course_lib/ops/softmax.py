@@ -19,11 +19,11 @@ import numpy as np
 from ..core.backend import backend_of
 from ..core.graph import Op
 from ..core.tensor import Tensor, wrap_dim
-from ..torch_compat.arguments import tensor_expected
+from ..torch_compat.arguments import parsed_like_pytorch, tensor_expected
 from ..torch_compat.names import type_name
 from . import _dispatch as D
 
-__all__ = ["softmax", "log_softmax"]
+__all__ = ["softmax", "log_softmax", "softmax_method", "log_softmax_method"]
 
 
 def _shifted(a, axis):
@@ -150,3 +150,19 @@ def implicit_dim(name, ndim, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
                   "as an argument.", UserWarning, stacklevel=stacklevel)
     return 0 if ndim in (0, 1, 3) else 1
+
+
+def _fits(args, kwargs):
+    """The usual calls: ``dim`` an int (or a tensor, read later), ``dtype`` by position or keyword."""
+    if len(args) > 2 or not kwargs.keys() <= {"dim", "dtype", "axis"}:
+        return False
+    dim = args[0] if args else kwargs.get("dim", 0)
+    return isinstance(dim, (int, np.integer, Tensor)) and not isinstance(dim, bool)
+
+
+softmax, softmax_method = parsed_like_pytorch(
+    "softmax", ("(int dim, torch.dtype dtype = None)",),
+    ("(Tensor input, int dim, torch.dtype dtype = None, *, Tensor out = None)",), _fits)(softmax)
+log_softmax, log_softmax_method = parsed_like_pytorch(
+    "log_softmax", ("(int dim, torch.dtype dtype = None)",),
+    ("(Tensor input, int dim, torch.dtype dtype = None, *, Tensor out = None)",), _fits)(log_softmax)
