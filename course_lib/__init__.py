@@ -47,6 +47,7 @@ from .legacy import (
     IntTensor,
     LongTensor,
     ShortTensor,
+    set_default_tensor_type,
 )
 from .ops.arithmetic import (
     add,
@@ -184,6 +185,7 @@ from .ops.reduction import (
     logsumexp,
     max,
     mean,
+    median,
     min,
     norm,
     prod,

@@ -65,7 +65,7 @@ for _module, _names in _SAME_AS_FUNCTION.items():
 
 Tensor.ge = A.ge
 Tensor.sum, Tensor.mean = R.sum_method, R.mean_method     # their messages differ from torch.sum's
-for _name in ("prod", "max", "min", "argmax", "argmin", "cumsum", "cumprod", "count_nonzero"):
+for _name in ("prod", "max", "min", "argmax", "argmin", "cumsum", "cumprod", "count_nonzero", "median"):
     setattr(Tensor, _name, getattr(R, _name + "_method"))           # likewise (keyword- and position-aware)
 Tensor.softmax, Tensor.log_softmax = S.softmax_method, S.log_softmax_method
 

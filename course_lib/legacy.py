@@ -6,6 +6,8 @@ stays int64, as in PyTorch).  ``torch.FloatTensor`` and the other typed construc
 their dtype, and ``isinstance(t, torch.FloatTensor)`` checks dtype and device.
 """
 
+import importlib
+import sys
 import warnings
 
 import numpy as np
@@ -20,7 +22,7 @@ from .torch_compat.names import type_name
 from .torch_compat.size import Size
 
 __all__ = ["legacy_new", "legacy_types", "FloatTensor", "DoubleTensor", "HalfTensor", "IntTensor", "LongTensor",
-           "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor"]
+           "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "set_default_tensor_type"]
 
 _LEGACY = (Signature("(*, torch.device device = None)"), Signature("(torch.Storage storage)"),
            Signature("(Tensor other)"), Signature("(tuple of ints size, *, torch.device device = None)"),
@@ -134,3 +136,38 @@ def _new(cls, *args, **kwargs):
 
 
 Tensor.__new__ = _new
+
+
+_DEPRECATION_SHOWN = []
+
+
+def set_default_tensor_type(t, /):
+    """Make the floating legacy type ``t`` (``torch.DoubleTensor``, or its name ``'torch.DoubleTensor'``) the
+    default: its dtype becomes the default dtype. Deprecated in PyTorch (use ``set_default_dtype``), with its
+    warning, once per process. Mirrors ``torch.set_default_tensor_type``.
+
+    Raises:
+        TypeError: not a legacy type, or not a floating one; a CUDA type without CUDA (PyTorch's messages).
+        ModuleNotFoundError, AttributeError: a name that names nothing.
+    """
+    if isinstance(t, str):
+        t = _dotted_name(t)
+    if not _DEPRECATION_SHOWN:
+        _DEPRECATION_SHOWN.append(True)
+        warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                      "torch.set_default_dtype() and torch.set_default_device() as alternatives. (Triggered internally "
+                      "at /__w/pytorch/pytorch/torch/csrc/tensor/python_tensor.cpp:434.)", UserWarning, stacklevel=2)
+    if not isinstance(t, _LegacyTensorType):
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    if t._device_type != "cpu" and not sys.modules[__package__].cuda.is_available():
+        raise TypeError(f"type {t.__module__}.{t.__name__} not available. Torch not compiled with CUDA enabled.")
+    _dtype.set_default_dtype(t._dtype_of_type)
+
+
+def _dotted_name(name):
+    """The object ``'torch.cuda.FloatTensor'`` names (``torch`` is course_lib), as PyTorch's _import_dotted_name."""
+    first, *rest = name.split(".")
+    obj = sys.modules[__package__] if first == "torch" else importlib.import_module(first)
+    for part in rest:
+        obj = getattr(obj, part)
+    return obj

@@ -176,6 +176,8 @@ CASES = {
     "Mean": (lambda t, a: a.mean(), [_randn(2, 3)]),
     "MeanDim": (lambda t, a: a.mean(1), [_randn(2, 3)]),
     "Prod": (lambda t, a: a.prod(), [_away(2, 3)]),
+    "Median": (lambda t, a: a.median(), [_distinct(2, 3)]),
+    "MedianDim": (lambda t, a: a.median(1).values, [_distinct(2, 3)]),
     "ProdDim": (lambda t, a: a.prod(0), [np.array([[0.0, 2.0, 1.5], [3.0, 0.0, -1.0], [2.0, 0.0, 0.5]])]),
     "MaxAll": (lambda t, a: a.max(), [_distinct(2, 3)]),
     "MinAll": (lambda t, a: a.min(), [_distinct(2, 3)]),

@@ -210,15 +210,39 @@ TYPES = {
 }
 
 MISSING = {
-    "median_all": _case("torch.median(torch.tensor([3.0, 1.0, 2.0, 4.0]))", "median is missing"),
-    "median_dim": _case("torch.tensor([[3.0, 1.0], [2.0, 5.0]]).median(1)", "median is missing"),
-    "median_keepdim_grad": _case("x = torch.tensor([[3.0, 1.0, 2.0]], requires_grad=True); m = x.median(-1, "
-                                 "keepdim=True); m.values.sum().backward(); print(m, x.grad)", "median is missing"),
-    "set_default_tensor_type": _case("torch.set_default_tensor_type(torch.DoubleTensor); print(torch.tensor([1.5]))",
-                                     "torch.set_default_tensor_type is missing"),
-    "deepcopy_keeps_view_sharing": _case(
-        "import copy; a = torch.arange(4.); d = copy.deepcopy([a, a[1:]]); d[1][0] = 100.; print(d[0], d[1])",
-        "copy.deepcopy does not keep view sharing between a base and its view in one container"),
+    "median_all": "torch.median(torch.tensor([3.0, 1.0, 2.0, 4.0]))",
+    "median_dim": "torch.tensor([[3.0, 1.0], [2.0, 5.0]]).median(1)",
+    "median_keepdim_grad": "x = torch.tensor([[3.0, 1.0, 2.0]], requires_grad=True); m = x.median(-1, keepdim=True); "
+                           "m.values.sum().backward(); print(m, x.grad)",
+    "median_ties_first_index": "torch.tensor([[2., 2., 1., 2.]]).median(1)",
+    "median_nan_first": "print(torch.tensor([[3.0, float('nan'), 1.0, float('nan')]]).median(1), "
+                        "torch.tensor([3.0, float('nan'), 1.0]).median())",
+    "median_backward_shared_by_ties": "x = torch.tensor([1., 2., 2., 3.], requires_grad=True); m = x.median(); "
+                                      "m.backward(); print(m, x.grad, m.grad_fn._saved_result)",
+    "median_empty": "print(torch.tensor([]).median(), torch.tensor([], dtype=torch.int32).median(), "
+                    "torch.ones(2, 0).median(0))",
+    "median_empty_dim": "torch.ones(2, 0).median(1)",
+    "median_0d": "x = torch.tensor(2.5, requires_grad=True); print(x.median(0), x.median())",
+    "median_int_transposed": "torch.manual_seed(0); x = torch.randint(0, 4, (5, 6)).t(); "
+                             "print(x.median(0), x.median(1))",
+    "median_bool": "torch.tensor([True, False]).median(0)",
+    "median_dim_none": "torch.ones(2, 3).median(None)",
+    "median_keepdim_without_dim": "torch.median(torch.ones(2, 3), keepdim=True)",
+    "median_tuple_dim_function": "torch.median(torch.ones(2, 3), (0,))",
+    "set_default_tensor_type": "torch.set_default_tensor_type(torch.DoubleTensor); print(torch.tensor([1.5]))",
+    "set_default_tensor_type_name": "torch.set_default_tensor_type('torch.HalfTensor'); print(torch.tensor([1.5]))",
+    "set_default_tensor_type_long": "torch.set_default_tensor_type(torch.LongTensor)",
+    "set_default_tensor_type_dtype": "torch.set_default_tensor_type(torch.float64)",
+    "set_default_tensor_type_cuda": "torch.set_default_tensor_type('torch.cuda.FloatTensor')",
+    "deepcopy_keeps_view_sharing": "import copy; a = torch.arange(4.); d = copy.deepcopy([a, a[1:]]); d[1][0] = 100.; "
+                                   "print(d[0], d[1])",
+    "deepcopy_view_first": "import copy; a = torch.arange(4.); d = copy.deepcopy([a[1:], a]); d[0][0] = 100.; "
+                           "print(d[0], d[1], d[0]._base is d[1], d[0].storage_offset())",
+    "deepcopy_transposed_view": "import copy; a = torch.arange(4.); d = copy.deepcopy([a, a.view(2, 2).t()]); "
+                                "d[1][0, 1] = -1; print(d[0], d[1], d[1].stride(), d[1].is_contiguous())",
+    "deepcopy_rows_of_one_tensor": "import copy; a = torch.arange(6.).view(2, 3); d = copy.deepcopy([a[0], a[1]]); "
+                                   "d[0][2] = -5; print(d, a)",
+    "deepcopy_view_of_leaf": "import copy; x = torch.ones(3, requires_grad=True); copy.deepcopy([x, x[1:]])",
 }
 
 _HASH = "print(hash(tuple(x.tolist())))"      # every bit of every value, in one line

@@ -23,7 +23,7 @@ from . import _dispatch as D
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var",
            "all", "any", "norm", "cumsum", "cumprod", "trace", "logsumexp", "count_nonzero", "return_types",
            "prod_method", "max_method", "min_method", "argmax_method", "argmin_method", "cumsum_method",
-           "cumprod_method", "count_nonzero_method"]
+           "cumprod_method", "count_nonzero_method", "median", "median_method"]
 
 _builtin_sum, _builtin_max, _builtin_all, _builtin_any = sum, max, all, any
 
@@ -361,6 +361,61 @@ class MaxDim(Op):
 
 class MinDim(MaxDim):
     node_name = "MinBackward0"
+
+
+class Median(Op):
+    """``median()`` of all elements: the lower median (element ``(n - 1) // 2`` of the sorted values), NaN if there
+    is a NaN (and for no elements); the gradient is shared evenly by the elements equal to it."""
+
+    node_name = "MedianBackward0"
+    saved_names = ("self", "result")
+
+    def forward(ctx, a):
+        xp = _xp(a)
+        flat = a.reshape(-1)
+        with np.errstate(invalid="ignore"):
+            if flat.size == 0 or flat.dtype.kind == "f" and xp.isnan(flat).any():
+                result = xp.asarray(np.nan).astype(a.dtype)      # (an integer tensor's NaN: its smallest value)
+            else:
+                k = (flat.size - 1) // 2
+                result = xp.asarray(xp.partition(flat, k)[k])
+        ctx.save_for_backward(a, result)
+        return result
+
+    def backward(ctx, grad):                 # PyTorch's evenly_distribute_backward
+        a, result = ctx.saved_tensors
+        xp = _xp(a)
+        mask = xp.isnan(a) if result.dtype.kind == "f" and xp.isnan(result) else a == result
+        return (xp.where(mask, grad / grad.dtype.type(mask.sum()), grad.dtype.type(0)),)
+
+
+class MedianDim(Op):
+    """``median(dim)``: values and indices of the lower median of each slice (ties: the element that comes first in
+    the input; a slice with NaN: its first NaN); the gradient goes to the selected index, as for ``max(dim)``."""
+
+    node_name = "MedianBackward1"
+    saved_names = ("indices",)
+
+    def forward(ctx, a, axis, keepdim):
+        xp = _xp(a)
+        ctx.shape, ctx.axis, ctx.keepdim = a.shape, axis, keepdim
+        if a.ndim == 0:
+            idx = xp.zeros((), dtype=np.int64)
+            ctx.save_for_backward(idx)
+            return a.copy(), idx
+        moved = xp.moveaxis(a, axis, -1)
+        idx = xp.argsort(moved, axis=-1, kind="stable")[..., (a.shape[axis] - 1) // 2]
+        if a.dtype.kind == "f":
+            nan = xp.isnan(moved)
+            idx = xp.where(nan.any(axis=-1), xp.argmax(nan, axis=-1), idx)
+        idx = xp.expand_dims(idx.astype(np.int64), axis)
+        values = xp.take_along_axis(a, idx, axis=axis)
+        if not keepdim:
+            values, idx = values.squeeze(axis), idx.squeeze(axis)
+        ctx.save_for_backward(idx)
+        return _reduced(values), _reduced(idx)
+
+    backward = MaxDim.backward
 
 
 class Amax(Op):
@@ -895,6 +950,30 @@ def argmin(input, dim=None, keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIV
     return _arg(input, dim, keepdim, False)
 
 
+def median(input, dim=_ALL_ELEMENTS, keepdim=False):
+    """The lower median (of the sorted values, the one at ``(n - 1) // 2``): of all elements, or along ``dim`` as a
+    named tuple ``(values, indices)``. A NaN makes the median NaN (with ``dim``: the first NaN of the slice); of
+    equal values, ``indices`` names the first. Mirrors ``torch.median``.
+
+    Raises:
+        NotImplementedError: a bool tensor. IndexError: ``dim`` out of range, or a dim of size 0.
+        TypeError: a ``dim`` that is not an int (PyTorch's messages).
+    """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("median", input)
+    x = input._data
+    if x.dtype.kind == "b":
+        raise NotImplementedError(f'"{"median_cpu" if dim is _ALL_ELEMENTS else "median_out"}" not implemented for '
+                                  "'Bool'")
+    if dim is _ALL_ELEMENTS:
+        return D.record(Median, (input,), (x,))
+    axis = wrap_dim(int(dim), x.ndim)
+    if x.ndim and x.shape[axis] == 0:
+        raise IndexError(f"median(): Expected reduction dim {axis} to have non-zero size.")
+    values, indices = D.record(MedianDim, (input,), (x,), {"axis": axis, "keepdim": keepdim})
+    return return_types.median(values, indices)
+
+
 def _correction(unbiased, correction):
     if correction is not None:
         return correction
@@ -1177,3 +1256,7 @@ count_nonzero, count_nonzero_method = parsed_like_pytorch(
     "count_nonzero", ("(int dim = None)", "(tuple of ints dim)"),
     ("(Tensor input, int dim = None)", "(Tensor input, tuple of ints dim)"),
     _fits(1, {"dim", "axis"}, _counted_dims))(count_nonzero)
+median, median_method = parsed_like_pytorch(
+    "median", ("()", "(int dim, bool keepdim = False)"),
+    ("(Tensor input)", "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"),
+    _fits(2, {"dim", "keepdim"}, lambda d: d is not None and _int_dim(d)))(median)
