@@ -111,17 +111,24 @@ class _LegacyTensorType(type):
         return cls._dtype_of_type
 
 
+_LegacyTensorType.__module__, _LegacyTensorType.__qualname__ = "course_lib", "tensortype"   # PyTorch's torch.tensortype
+
 LEGACY_DTYPES = {"FloatTensor": _dtype.float32, "DoubleTensor": _dtype.float64, "HalfTensor": _dtype.float16,
                  "IntTensor": _dtype.int32, "LongTensor": _dtype.int64, "ShortTensor": _dtype.int16,
                  "CharTensor": _dtype.int8, "ByteTensor": _dtype.uint8, "BoolTensor": _dtype.bool}
 
 
-def legacy_types(metaclass=_LegacyTensorType, module="torch", device_type="cpu"):
+def legacy_types(metaclass=_LegacyTensorType, module="course_lib", device_type="cpu"):
     """The nine legacy tensor types (``FloatTensor`` ... ``BoolTensor``) of ``module``, by name."""
     return {name: metaclass(name, (), {"_dtype_of_type": dt, "_device_type": device_type, "__module__": module,
                                        "__doc__": f"Legacy constructor for {dt!r} {device_type.upper()} "
-                                                  f"tensors (``{module}.{name}``)."})
+                                                  f"tensors (``{_torch_path(module)}.{name}``)."})
             for name, dt in LEGACY_DTYPES.items()}
+
+
+def _torch_path(module):
+    """PyTorch's name of a course_lib module (``course_lib.cuda`` is ``torch.cuda``), for messages."""
+    return "torch" + module[len("course_lib"):]
 
 
 _TYPES = legacy_types()
@@ -160,7 +167,8 @@ def set_default_tensor_type(t, /):
     if not isinstance(t, _LegacyTensorType):
         raise TypeError("invalid type object: only floating-point types are supported as the default type")
     if t._device_type != "cpu" and not sys.modules[__package__].cuda.is_available():
-        raise TypeError(f"type {t.__module__}.{t.__name__} not available. Torch not compiled with CUDA enabled.")
+        raise TypeError(f"type {_torch_path(t.__module__)}.{t.__name__} not available. Torch not compiled with CUDA "
+                        "enabled.")
     _dtype.set_default_dtype(t._dtype_of_type)
 
 

@@ -157,16 +157,16 @@ def binary(op, name, a, b, params=None):
         if x.shape != y.shape:
             broadcast_shape(x.shape, y.shape)
         if x.dtype is not y.dtype or x.__class__ is not y.__class__:
-            if x.dtype is _F16 and y.ndim == 0 and op in _OPMATH and x.ndim and y.__class__ is x.__class__:
+            if x.dtype is _F16 and y.ndim == 0 and op in _OPMATH and x.ndim and y.__class__ is x.__class__ is _ndarray:
                 return _half_with_scalar(op, a, b, params)
             x, y = align(a, b)
     elif op.scalar_op is not None:
         return binary_scalar(op.scalar_op, name, a, b, params)
     elif b.__class__ is float and x.dtype.kind == "f":          # the usual float tensor <op> Python float
-        if x.dtype is _F16 and op in _OPMATH:
+        if x.dtype is _F16 and op in _OPMATH and x.__class__ is _ndarray:
             return _half_with_scalar(op, a, b, params)
         y, other = x.dtype.type(b), NUMBER
-    elif x.dtype is _F16 and op in _OPMATH and is_number(b) and b.__class__ is not bool:
+    elif x.dtype is _F16 and op in _OPMATH and is_number(b) and b.__class__ is not bool and x.__class__ is _ndarray:
         if b.__class__ is int:
             make_scalar(b, x.dtype)              # a Python int too big for PyTorch's Scalar raises its error
         return _half_with_scalar(op, a, b, params)

@@ -313,10 +313,16 @@ def _clamped(xp, a, lo, hi):
     gives the bound); NaN in ``a`` stays, a NaN bound gives NaN."""
     out = a
     for bound, outside in ((lo, xp.less), (hi, xp.greater)):
-        if bound is not None:
-            out = xp.where(outside(out, bound), bound, out)
-            if bound.dtype.kind == "f" and xp.isnan(bound).any():
-                out = xp.where(xp.isnan(bound), bound, out)
+        if bound is None:
+            continue
+        out = xp.where(outside(out, bound), bound, out)
+        if bound.dtype.kind != "f":
+            continue
+        if isinstance(bound, np.generic):       # a number: checked on the host (no device sync)
+            if np.isnan(bound):
+                out = xp.full_like(out, bound)
+        else:
+            out = xp.where(xp.isnan(bound), bound, out)
     return out.astype(a.dtype, copy=False)
 
 

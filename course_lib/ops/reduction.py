@@ -17,6 +17,7 @@ from ..core.ops import Sum
 from ..core.tensor import Tensor, wrap, wrap_dim
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import FUNCTION_SIGNATURES, parsed_like_pytorch, tensor_expected, wrong_arguments
+from ..torch_compat.names import public_module
 from ..torch_compat.sum_order import total
 from . import _dispatch as D
 
@@ -62,7 +63,7 @@ class _ReturnType(tuple):
 
 
 def _return_type(name):
-    return type(name, (_ReturnType,), {"_name": name, "__slots__": (), "__module__": "torch.return_types"})
+    return type(name, (_ReturnType,), {"_name": name, "__slots__": (), "__module__": "course_lib.return_types"})
 
 
 class return_types:
@@ -70,6 +71,11 @@ class return_types:
 
     max, min, sort, topk = _return_type("max"), _return_type("min"), _return_type("sort"), _return_type("topk")
     mode, median, kthvalue = _return_type("mode"), _return_type("median"), _return_type("kthvalue")
+
+
+# type() of one prints <class 'course_lib.return_types.max'> (README.md, "Class names"); its repr stays PyTorch's text
+public_module("course_lib.return_types", return_types.max, return_types.min, return_types.sort, return_types.topk,
+              return_types.mode, return_types.median, return_types.kthvalue)
 
 
 # ---------------------------------------------------------------------------

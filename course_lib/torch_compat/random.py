@@ -35,7 +35,7 @@ from ..core.tensor import Tensor, wrap
 from . import dtypes as _dtype
 from .box_muller import transform_blocks
 from .fma import fma
-from .names import type_name
+from .names import public_module, type_name
 
 __all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
            "uniform_values", "normal_values", "bernoulli_mask"]
@@ -49,8 +49,6 @@ class Generator:
 
     ``manual_seed`` returns the default one.
     """
-
-    __module__ = "torch"
 
     def __init__(self, device="cpu"):
         self.device = device
@@ -188,6 +186,8 @@ class Generator:
                 r[i], r[z] = r[z], r[i]
         return r
 
+
+public_module("course_lib._C", Generator)       # type(torch.Generator()) is torch._C.Generator in PyTorch
 
 default_generator = Generator()
 default_generator.seed()            # PyTorch seeds its default generator non-deterministically at start-up
