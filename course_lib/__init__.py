@@ -80,6 +80,7 @@ from .ops.arithmetic import (
     ne,
     neg,
     negative,
+    positive,
     pow,
     reciprocal,
     remainder,

@@ -39,7 +39,8 @@ _SAME_AS_FUNCTION = {
     A: ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder",
         "fmod", "pow", "neg", "negative", "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "equal", "allclose",
         "isclose", "logical_not", "logical_and", "logical_or", "logical_xor", "bitwise_not", "bitwise_and",
-        "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "maximum", "minimum", "square"],
+        "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "maximum", "minimum", "square",
+        "positive"],
     M: ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos",
         "tan", "tanh", "acos", "asin", "atan", "arccos", "arcsin", "arctan", "sigmoid", "relu", "floor", "ceil",
         "round", "trunc", "sign", "clamp", "clip", "clamp_min",
@@ -232,7 +233,7 @@ Tensor.__rpow__ = _reflected(lambda self, other: A._rpow(self, other))
 Tensor.__matmul__ = lambda self, other: L.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 Tensor.__rmatmul__ = lambda self, other: NotImplemented
 Tensor.__neg__ = A.neg
-Tensor.__pos__ = lambda self: self
+Tensor.__pos__ = A.positive
 Tensor.__abs__ = M.abs
 Tensor.__invert__ = A.invert
 Tensor.__and__ = _binary_operator(A.bitwise_and)

@@ -311,15 +311,10 @@ FUZZ = {
                           "randint(dtype=torch.bool) with high > 2 is accepted"),
     "bmm_bool": _fuzz("torch.matmul(torch.ones(1, 3, dtype=torch.bool), torch.ones(1, 3, 1, dtype=torch.uint8))",
                       "batched matmul of bool tensors: PyTorch's \"bmm\" not implemented message"),
-    "roll_0d": _fuzz("torch.tensor(0).roll(1, 0)", "roll on a 0-d tensor: NumPy's AxisError"),
-    "true_divide_0d_wider_int": _fuzz("torch.true_divide(torch.tensor([[1]], dtype=torch.int8), torch.tensor(300))",
-                                      "true division by a 0-d tensor of a wider integer dtype: it wraps first "
-                                      "(0.0227 instead of 0.0033)"),
-    "div_0d_wider_int": _fuzz("torch.tensor([1], dtype=torch.int8) / torch.tensor(300)",
-                              "true division by a 0-d tensor of a wider integer dtype: it wraps first"),
-    "div_uint8_by_0d_int8": _fuzz("torch.tensor([0], dtype=torch.uint8) / torch.tensor(-2, dtype=torch.int8)",
-                                  "true division by a 0-d tensor of another integer dtype: cast to the tensor's dtype "
-                                  "first (-2 as uint8 gives 0. for PyTorch's -0.)"),
+    "roll_0d": "torch.tensor(0).roll(1, 0)",
+    "true_divide_0d_wider_int": "torch.true_divide(torch.tensor([[1]], dtype=torch.int8), torch.tensor(300))",
+    "div_0d_wider_int": "torch.tensor([1], dtype=torch.int8) / torch.tensor(300)",
+    "div_uint8_by_0d_int8": "torch.tensor([0], dtype=torch.uint8) / torch.tensor(-2, dtype=torch.int8)",
     "inner_bool_message": _fuzz("torch.inner(torch.ones(1, 3, dtype=torch.bool), torch.tensor([True, True, False]))",
                                 "inner of bool tensors: PyTorch's \"dot\" not implemented message"),
     "cumprod_float16_overflow_warns": "torch.cumprod(torch.tensor([65504.0, 1.5], dtype=torch.float16), 0)",
@@ -332,7 +327,7 @@ FUZZ = {
     "stack_dim_before_sizes": _fuzz("torch.stack([torch.tensor(1.), torch.ones(2, 0)], 3)",
                                     "stack: PyTorch checks the dim before the sizes"),
     "norm_tuple_p": _fuzz("torch.ones(2).norm((2,))", "norm with a tuple p: another message"),
-    "pos_bool": _fuzz("+torch.tensor([True])", "unary + on a bool tensor is accepted"),
+    "pos_bool": "+torch.tensor([True])",
     "add_uint8_negative_alpha": _fuzz("torch.add(torch.tensor([127], dtype=torch.uint8), torch.tensor([1], "
                                       "dtype=torch.uint8), alpha=-1)",
                                       "a negative alpha with an unsigned tensor: NumPy's OverflowError"),
@@ -487,12 +482,33 @@ def _train_separate_graphs(engine, i, barrier):
     return log, w.tolist()
 
 
-@_xfail("threads: grad mode is one process-wide flag that backward() switches off, so a thread building its graph "
-        "while another is in backward records nothing")
+class _Alone:
+    """A barrier for a thread that runs by itself."""
+
+    def wait(self):
+        return 0
+
+
+def _close(a, b):
+    """The same structure, equal flags, numbers within 1e-5 (PyTorch's mv backward adds in its BLAS's order, so the
+    last bits of a loss can differ: README.md, "Last-bit differences")."""
+    if isinstance(a, (list, tuple)):
+        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= 1e-5 * max(1.0, abs(a))
+    return a == b
+
+
 def test_eight_threads_train_separate_graphs():
+    """Grad mode is per thread and backward() switches it off only in its own thread: 8 threads, each training its
+    own parameters while others are inside backward, record their graphs and get exactly what each gets alone."""
     expected = _run_threads(torch, 8, _train_separate_graphs)
     assert all(not isinstance(r[0], str) for r in expected), expected     # PyTorch itself runs them all
-    assert _run_threads(course_lib, 8, _train_separate_graphs) == expected
+    together = _run_threads(course_lib, 8, _train_separate_graphs)
+    alone = [_train_separate_graphs(course_lib, i, _Alone()) for i in range(8)]
+    assert together == alone
+    assert all((True, True) in log for log, _ in together)               # graphs recorded while others ran backward
+    assert _close(together, expected), (together, expected)
 
 
 def _no_grad_in_one_thread(engine, i, barrier):

@@ -173,8 +173,11 @@ def binary(op, name, a, b, params=None):
     else:
         x, y, other = _operands(name, a, b)
     if op.int_to_float and x.dtype.kind != "f":
+        # each operand goes to the default float from its own dtype (PyTorch's promote_integer_inputs_to_float):
+        # int8 / a 0-d int64 300 divides by 300., not by 300 wrapped to int8; uint8 / -1 divides by -1.0
         f = _default_float()
-        x, y = x.astype(f), (y.astype(f) if other is not NUMBER else f.type(b))   # uint8 / -1 divides by -1.0
+        x = a._data.astype(f) if a._data.__class__ is x.__class__ else x.astype(f)
+        y = f.type(b) if other is NUMBER else b._data.astype(f) if b._data.__class__ is y.__class__ else y.astype(f)
     ufunc = op.ufunc
     maybe_recorded = state.enabled and (a._requires_grad or other._requires_grad or a._base is not None
                                         or other._base is not None)

@@ -27,6 +27,7 @@ __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_d
            "eq", "ne", "lt", "le", "gt", "ge", "equal", "allclose", "isclose",
            "logical_not", "logical_and", "logical_or", "logical_xor",
            "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+           "positive",
            "maximum", "minimum", "square"]
 
 
@@ -754,6 +755,19 @@ def neg(input, *, out=None):
 negative = neg
 D.refuse(Neg, "b", RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
                                  "to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def positive(input):
+    """``+input``: the tensor itself. Mirrors ``torch.positive``.
+
+    Raises:
+        RuntimeError: a bool tensor (PyTorch's message). TypeError: not a tensor.
+    """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("positive", input)
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
 
 
 def reciprocal(input):

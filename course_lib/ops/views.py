@@ -1426,6 +1426,8 @@ def roll(input, shifts, dims=None):
     dims = (dims,) if _is_int(dims) else tuple(dims)
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    if x.ndim == 0:                          # (PyTorch's message for a 0-d tensor, whatever the dim)
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     axes = tuple(wrap_dim(d, x.ndim) for d in dims)
     return D.record(Roll, (input,), (x,), {"shifts": shifts, "axes": axes})
 
