@@ -493,6 +493,11 @@ Tensor.masked_fill_ = _masked_fill_
 
 def _clamp_(self, min=None, max=None):
     """In-place ``clamp``: limits every element of ``self`` to ``[min, max]`` (numbers or tensors)."""
+    return _clamped_in_place(self, min, max, False)
+
+
+def _clamped_in_place(self, min, max, one_sided):
+    """``_clamp_``; ``one_sided``: ``clamp_min_``/``clamp_max_`` (their own nodes)."""
     bounds = [b for b in (min, max) if isinstance(b, Tensor)]
     rec = D.recording(self, *bounds)
     D.check_inplace(self, rec)
@@ -511,19 +516,22 @@ def _clamp_(self, min=None, max=None):
         self._bump()
         return self
     x = self._data
+    scalar_op, tensor_op = M.clamp_ops(min, max, one_sided)
+    if bounds and one_sided:
+        return D.inplace_record(tensor_op, self, (self, bounds[0]), (x, bounds[0]._data.astype(x.dtype, copy=False)))
     if bounds:
         sources = (self,) + tuple(b if isinstance(b, Tensor) else D.NUMBER for b in (min, max))
         arrays = (x,) + tuple(None if b is None else b._data.astype(x.dtype, copy=False) for b in (min, max))
         return D.inplace_record(M.ClampTensor, self, sources, arrays)
     lo = None if min is None else D.make_scalar(min, x.dtype)
     hi = None if max is None else D.make_scalar(max, x.dtype)
-    return D.inplace_record(M.Clamp, self, (self,), (x,), {"lo": lo, "hi": hi})
+    return D.inplace_record(scalar_op, self, (self,), (x,), {"lo": lo, "hi": hi})
 
 
 Tensor.clamp_ = _clamp_
 Tensor.clip_ = _clamp_
-Tensor.clamp_min_ = lambda self, min: _clamp_(self, min=min)
-Tensor.clamp_max_ = lambda self, max: _clamp_(self, max=max)
+Tensor.clamp_min_ = lambda self, min: _clamped_in_place(self, min, None, True)
+Tensor.clamp_max_ = lambda self, max: _clamped_in_place(self, None, max, True)
 
 Tensor.__iadd__ = lambda self, other: Tensor.add_(self, other) if _operand(other) else NotImplemented
 Tensor.__isub__ = lambda self, other: Tensor.sub_(self, other) if _operand(other) else NotImplemented

@@ -279,10 +279,9 @@ FUZZ = {
     "maximum_number": "torch.ones(2).maximum(1.0)",
     "logical_and_number": "torch.ones(2).logical_and(True)",
     "isclose_number": "torch.ones(2).isclose(1.0)",
-    "clamp_min_max_grad_fn": _fuzz("x = torch.ones(2, requires_grad=True); print(x.clamp_min(0).grad_fn.name(), "
-                                   "x.clamp_max(0).grad_fn.name())", _GRAD_FN + " (ClampMinBackward0, ...)"),
-    "rsub_grad_fn": _fuzz("x = torch.ones(2, requires_grad=True); torch.rsub(x, x).grad_fn.name()",
-                          _GRAD_FN + " (RsubBackward0)"),
+    "clamp_min_max_grad_fn": "x = torch.ones(2, requires_grad=True); print(x.clamp_min(0).grad_fn.name(), "
+                                   "x.clamp_max(0).grad_fn.name())",
+    "rsub_grad_fn": "x = torch.ones(2, requires_grad=True); torch.rsub(x, x).grad_fn.name()",
     "inner_grad_fn": _fuzz("x = torch.ones(1, 3, requires_grad=True); torch.inner(x, torch.ones(3)).grad_fn.name()",
                            _GRAD_FN + " (inner: ViewBackward0)"),
     "matmul_2d_3d_grad_fn": _fuzz("x = torch.ones(1, 4, requires_grad=True); (x @ torch.ones(2, 4, 3)).grad_fn.name()",

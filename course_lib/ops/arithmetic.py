@@ -104,6 +104,24 @@ WITH_ALPHA = {Add: AddAlpha, Sub: SubAlpha}     # the op that computes ``add``/`
 D.opmath_scalar(Mul, Div)        # (add and sub round the number to float16 first, as PyTorch's add kernel does)
 
 
+class RsubTensor(Elementwise):
+    """``rsub(input, other)`` of two tensors: ``other - alpha * input`` (one rounding for floats, as PyTorch's
+    ``sub(other, input, alpha)``), recorded as ``RsubBackward0`` with ``input``'s edge first."""
+
+    node_name = "RsubBackward0"
+
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        if alpha == 1:
+            return b - a
+        if a.dtype.kind != "f":
+            return b - a * alpha
+        return fused(a, -_alpha_of(a, alpha), b, a.dtype)
+
+    def backward(ctx, grad):
+        return (-grad if ctx.alpha == 1 else grad * -ctx.alpha), grad
+
+
 class Rsub(Elementwise):
     """``number - tensor``: PyTorch's ``rsub(tensor, number)``, one input edge."""
 
@@ -585,7 +603,8 @@ def rsub(input, other, *, alpha=1):
     if not isinstance(input, Tensor):
         raise wrong_arguments("rsub", input, other)
     if isinstance(other, Tensor):
-        return sub(other, input, alpha=alpha)
+        check_operands("sub", other, input, alpha)
+        return D.binary(RsubTensor, "rsub", input, other, {"alpha": alpha} if alpha != 1 else None)
     check_operands("sub", input, other)
     x = input._data
     dt = D.scalar_dtype(x.dtype, other)

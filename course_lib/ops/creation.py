@@ -691,6 +691,11 @@ def _linspace_values(start, end, steps, dt):
             step = (e - s) / (steps - 1)
             return np.where(i < halfway, fma(step, i, s), fma(-step, steps - i - 1, e))
         step = float(cast((cast(e) - cast(s)) / cast(steps - 1)))
+        if dt.itemsize == 2:                # float16: PyTorch's Half arithmetic rounds after each operation
+            h = np.float16
+            first = h(s) + (h(step) * i.astype(h)).astype(h)
+            last = h(e) - (h(step) * (steps - i - 1).astype(h)).astype(h)
+            return np.where(i < halfway, first, last).astype(h)
         values = np.where(i < halfway, s + step * i, e - step * (steps - i - 1))
         return values.astype(dt.numpy_dtype)
     if dt._kind == "b":

@@ -347,6 +347,57 @@ class Clamp(Elementwise):
         return (grad * mask,)
 
 
+class ClampMin(Clamp):
+    """``clamp_min(number)``: its own node, as in PyTorch."""
+
+    node_name = "ClampMinBackward0"
+
+
+class ClampMax(Clamp):
+    """``clamp_max(number)``: its own node, as in PyTorch."""
+
+    node_name = "ClampMaxBackward0"
+
+
+class ClampMinTensor(Elementwise):
+    """``clamp_min(tensor)`` (ClampMinBackward1): two edges; the bound gets the gradient where it won."""
+
+    node_name = "ClampMinBackward1"
+    saved_names = ("self", "min")
+
+    def forward(ctx, a, lo):
+        ctx.save_for_backward(a, lo)
+        return _clamped(_xp(a), a, lo, None)
+
+    def backward(ctx, grad):
+        a, lo = ctx.saved_tensors
+        xp = _xp(grad)
+        return xp.where(a >= lo, grad, 0), xp.where(a < lo, grad, 0)
+
+
+class ClampMaxTensor(Elementwise):
+    """``clamp_max(tensor)`` (ClampMaxBackward1)."""
+
+    node_name = "ClampMaxBackward1"
+    saved_names = ("self", "max")
+
+    def forward(ctx, a, hi):
+        ctx.save_for_backward(a, hi)
+        return _clamped(_xp(a), a, None, hi)
+
+    def backward(ctx, grad):
+        a, hi = ctx.saved_tensors
+        xp = _xp(grad)
+        return xp.where(a <= hi, grad, 0), xp.where(a > hi, grad, 0)
+
+
+def clamp_ops(min, max, one_sided):
+    """The ops of ``clamp`` (``Clamp``, ``ClampTensor``) or, ``one_sided``, of ``clamp_min``/``clamp_max``."""
+    if not one_sided:
+        return Clamp, ClampTensor
+    return (ClampMin, ClampMinTensor) if min is not None else (ClampMax, ClampMaxTensor)
+
+
 class ClampTensor(Elementwise):
     """``clamp(min=tensor, max=tensor)`` (ClampBackward0): three edges, ``(None, 0)`` for a missing bound."""
 
@@ -530,6 +581,11 @@ def clamp(input, min=None, max=None, *, out=None):
     Raises:
         RuntimeError: when both bounds are None.
     """
+    return _clamp(input, min, max, out)
+
+
+def _clamp(input, min, max, out, one_sided=False):
+    scalar_op, tensor_op = clamp_ops(min, max, one_sided)
     if not isinstance(input, Tensor):
         given = (min, max) if max is not None else (min,) if min is not None else ()
         raise wrong_arguments("clamp", input, *given)
@@ -552,8 +608,12 @@ def clamp(input, min=None, max=None, *, out=None):
         for b in (min, max):
             xs.append(None if b is None else
                       (b._data if isinstance(b, Tensor) else np.asarray(b)).astype(dt.numpy_dtype, copy=False))
-        result = D.record(ClampTensor, (input, min if isinstance(min, Tensor) else D.NUMBER,
-                                        max if isinstance(max, Tensor) else D.NUMBER), tuple(xs))
+        if tensor_op is ClampTensor:
+            result = D.record(ClampTensor, (input, min if isinstance(min, Tensor) else D.NUMBER,
+                                            max if isinstance(max, Tensor) else D.NUMBER), tuple(xs))
+        else:
+            bound = min if min is not None else max
+            result = D.record(tensor_op, (input, bound), (xs[0], xs[1] if min is not None else xs[2]))
     else:
         x = input._data
         if x.dtype.kind != "f":            # (a float tensor keeps its dtype whatever the number bounds)
@@ -568,7 +628,7 @@ def clamp(input, min=None, max=None, *, out=None):
             raise NotImplementedError(f'"clamp{which}_scalar_cpu" not implemented for \'Bool\'')
         lo = None if min is None else x.dtype.type(_dtype.checked_value(min, dt, scalar=True))
         hi = None if max is None else x.dtype.type(_dtype.checked_value(max, dt, scalar=True))
-        result = D.record(Clamp, (input,), (x,), {"lo": lo, "hi": hi})
+        result = D.record(scalar_op, (input,), (x,), {"lo": lo, "hi": hi})
     if out is not None:
         return D.write_out(out, result)
     return result
@@ -582,13 +642,15 @@ def _is_bound(b):
 
 
 def clamp_min(input, min):
-    """``clamp(input, min=min)``. Mirrors ``torch.clamp_min``."""
-    return clamp(input, min=min)
+    """``clamp(input, min=min)``, recorded as ``ClampMinBackward0`` (a tensor ``min``: ``ClampMinBackward1``).
+    Mirrors ``torch.clamp_min``."""
+    return _clamp(input, min, None, None, one_sided=True)
 
 
 def clamp_max(input, max):
-    """``clamp(input, max=max)``. Mirrors ``torch.clamp_max``."""
-    return clamp(input, max=max)
+    """``clamp(input, max=max)``, recorded as ``ClampMaxBackward0`` (``ClampMaxBackward1``). Mirrors
+    ``torch.clamp_max``."""
+    return _clamp(input, None, max, None, one_sided=True)
 
 
 def _where_signatures():

@@ -872,14 +872,14 @@ def min(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NO
 def _amax_amin(op, name, input, dim, keepdim):
     dim = _check_args(name, _AMAX, dim, keepdim)
     x = input._data
-    axes = normalize_dims(dim if dim != () else None, x.ndim)
-    if x.size == 0:
+    if x.size == 0:                          # (PyTorch checks the sizes before the repeated dims)
         if dim == () or dim is None:
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                                "Specify the reduction dim with the 'dim' argument.")
         for d in dim if isinstance(dim, (tuple, list)) else (dim,):     # named as given
             if x.shape[wrap_dim(d, x.ndim)] == 0:
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    axes = normalize_dims(dim if dim != () else None, x.ndim)
     return D.record(op, (input,), (x,), {"axes": axes, "keepdim": keepdim})
 
 

@@ -52,13 +52,14 @@ def _signed_zero(t, c):
 KNOWN = [
     # ---- issue 17: every item is fixed (tests/test_pytorch_differences.py holds them as passing differential tests);
     # what remains of its themes is listed below, with the fuzzer's own findings.
-    ("issue 17 (remaining): the sign of zero where PyTorch's vectorised maximum/minimum kernels differ from their "
-     "scalar tails (clamp with tensor bounds, maximum, minimum of 16+ elements)",
-     r"^(value|final state) at (unary:(clamp|clip)|binary:(maximum|minimum)|final)", _signed_zero),
+    ("issue 17 (remaining): the sign of zero where PyTorch's kernels pick between -0. and 0. otherwise (amax/amin keep "
+     "the first of the two, maximum/minimum and tensor-bound clamp differ between their vector body and scalar tail)",
+     r"^(value|final state) at (unary:(clamp|clip)|binary:(maximum|minimum)|reduce:(amax|amin)|final)", _signed_zero),
+    ("remaining: log_softmax of float16 (PyTorch's reduced-float kernel rounds otherwise than float32 then float16; "
+     "not worked out)", r"^last bit \[float16 computed in float16\] at log_softmax", None),
     # ---- found by the fuzzer (tests/fuzz/FINDINGS.md)
-    ("fuzz: grad_fn names: clamp_min/clamp_max (ClampMinBackward0/ClampMaxBackward0), rsub (RsubBackward0), inner and "
-     "matmul's broadcast paths (ViewBackward0, TransposeBackward0, CloneBackward0), prod(dim, dtype) (ProdBackward1)",
-     r"^(grad_fn name|value) at (unary:clamp_m|inplace:clamp_m|binary:rsub|matmul:|reduce:prod)", None),
+    ("fuzz: grad_fn names: inner and matmul's broadcast paths (ViewBackward0, TransposeBackward0, CloneBackward0), "
+     "prod(dim, dtype) (ProdBackward1)", r"^(grad_fn name|value) at (matmul:|reduce:prod)", None),
     ("fuzz: matmul's dtype messages on its vector and batched paths (PyTorch names addmv, m1 and m2, bmm)",
      r"^message at matmul:",
      _t_msg(r"addmv input tensors must have the same dtype|expected scalar type|bmm|expected m1 and m2 to have")),
