@@ -315,6 +315,11 @@ def inner(input, other):
     if x.shape[-1] != y.shape[-1]:
         raise RuntimeError("inner() the last dimension must match on both input tensors but got shapes "
                            f"[{', '.join(map(str, x.shape))}] and [{', '.join(map(str, y.shape))}]")
+    if x.dtype != y.dtype:                   # PyTorch's inner is a tensordot, which checks this
+        raise RuntimeError("both inputs should have same dtype")
+    if x.dtype.kind == "b":                  # (a 1 x 1 product goes to dot, any other to addmm)
+        one = x.size == x.shape[-1] and y.size == y.shape[-1]
+        raise NotImplementedError(f'"{"dot" if one else "addmm_impl_cpu_"}" not implemented for \'Bool\'')
     if input._data.ndim == 1 and other._data.ndim == 1:
         return dot(input, other)
     return matmul(input, V.transpose(other, -1, -2) if other._data.ndim > 1 else other)

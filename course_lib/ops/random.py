@@ -75,10 +75,15 @@ def randn(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=No
         raise unknown_keywords("randn", _size_signatures(), sizes, kwargs, size=None if size is _MISSING else size,
                                generator=generator, out=out, dtype=dtype, layout=layout, device=device,
                                requires_grad=requires_grad, pin_memory=pin_memory)
-    dt = _float_dtype("randn", dtype, requires_grad, "normal_kernel_cpu")
     if size is not _MISSING:
         sizes = size_keyword("randn", sizes, size, _size_signatures())
     shape = parse_size(sizes, "randn", _size_signatures())
+    given = _keywords("randn", dtype, requires_grad)
+    if given is not None and given._kind != "f" and not math.prod(shape):   # no elements: no kernel, no error
+        if requires_grad:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        return _draw(np.empty(shape, given.numpy_dtype), shape, device, False)
+    dt = _float_dtype("randn", dtype, requires_grad, "normal_kernel_cpu")
     try:
         values = _rng(generator).normal(math.prod(shape), dt)
     except (MemoryError, ValueError, OverflowError):

@@ -399,8 +399,14 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 
 def unflatten(input, dim, sizes):
-    """Split dimension ``dim`` into ``sizes``. Mirrors ``torch.unflatten``."""
+    """Split dimension ``dim`` into ``sizes``. Mirrors ``torch.unflatten``.
+
+    Raises:
+        RuntimeError: sizes that do not multiply up to the dim's size; a 0-d tensor (PyTorch's messages).
+    """
     x = input._data
+    if x.ndim == 0:
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, x.ndim)
     sizes = tuple(sizes)
     known = math.prod(n for n in sizes if n != -1)
