@@ -2,18 +2,19 @@
 
 Every snippet runs with course_lib and with real PyTorch (``torch_compare``):
 printed output, exception type and message, and warnings must be the same.
-Those that differ today are marked ``xfail(strict=True)``: the suite stays
+Each item of the issue is here with its neighbouring cases, and all of them
+pass.  What still differs is marked ``xfail(strict=True)``: the suite stays
 green, and a mark fails loudly (XPASS) as soon as its difference is fixed,
 so that whoever fixes it removes the mark.  The reason of each mark names
-the issue item.
+the difference.
 
 Exact bits are compared where the issue is about last bits: the snippets
 print ``.item()`` or ``.tolist()`` (Python's repr of a float shows every bit
-of a float32), not the 4 digits of a tensor's print.
+of a float32), or a hash of them, not the 4 digits of a tensor's print.
 
 The snippets marked "fuzz" at the end are differences the differential
-fuzzer (``tests/fuzz``) found that the issue does not list yet; see
-``tests/fuzz/FINDINGS.md``.
+fuzzer (``tests/fuzz``) found beyond the issue; those still marked remain
+(``tests/fuzz/FINDINGS.md``).
 """
 
 import threading

@@ -539,7 +539,7 @@ def setitem(self, index, value):
     else:
         sliced, indices = _apply_slicing(self, _as_tuple(index))
         if indices:
-            _index_put(sliced, indices, V.view(v, _without_leading_ones(v._data.shape)))
+            _index_put(sliced, indices, V.view(v, _without_leading_ones(v._data.shape)), same=v is sliced)
         else:
             _copy_to(sliced, v)
 
@@ -588,16 +588,17 @@ def _overlapping(x, v):
     return dense and np.may_share_memory(x, v)
 
 
-def _index_put(dst, indices, src):
-    """PyTorch's ``dst.index_put_(indices, src)`` for ``dst[advanced index] = src``: the in-place checks of autograd
-    (a leaf that requires grad) first, then the kernel's (the indices, the value's shape and dtype)."""
+def _index_put(dst, indices, src, same=False):
+    """PyTorch's ``dst.index_put_(indices, src)`` for ``dst[advanced index] = src`` (``same``: ``src`` stands for
+    ``dst`` itself): the in-place checks of autograd (a leaf that requires grad) first, then the kernel's (overlapping
+    memory, the indices, the value's shape and dtype)."""
     x = dst._data
     v = src._data
     rec = D.recording(dst, src)
     D.check_inplace(dst, rec, overlap=False)
     one_mask = v.size == 1 and sum(t is not None for t in indices) == 1 and \
         next(t for t in indices if t is not None)._data.dtype in _MASK_DTYPES
-    if not one_mask and _overlapping(x, v):
+    if not one_mask and (same or _overlapping(x, v)):      # (the tensor itself: even empty, as in PyTorch)
         raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor refer "
                            "to a single memory location. Please clone() the tensor before performing the operation.")
 

@@ -309,20 +309,11 @@ class Sigmoid(Elementwise):
 
 def _clamped(xp, a, lo, hi):
     """``a`` limited to ``[lo, hi]`` as PyTorch's CPU kernel limits it: ``x`` stays unless ``x < lo`` (then ``lo``),
-    then unless ``hi < x`` (then ``hi``), so a ``-0.`` at a bound of ``0.`` keeps its sign (NumPy's ``maximum``
-    gives the bound); NaN in ``a`` stays, a NaN bound gives NaN."""
-    out = a
-    for bound, outside in ((lo, xp.less), (hi, xp.greater)):
-        if bound is None:
-            continue
-        out = xp.where(outside(out, bound), bound, out)
-        if bound.dtype.kind != "f":
-            continue
-        if isinstance(bound, np.generic):       # a number: checked on the host (no device sync)
-            if np.isnan(bound):
-                out = xp.full_like(out, bound)
-        else:
-            out = xp.where(xp.isnan(bound), bound, out)
+    then unless ``hi < x`` (then ``hi``), so a ``-0.`` at a bound of ``0.`` keeps its sign; NaN in ``a`` stays, a NaN
+    bound gives NaN.  NumPy's ``maximum(lo, x)`` is exactly that (on a tie it returns its second operand)."""
+    out = a if lo is None else xp.maximum(lo, a)
+    if hi is not None:
+        out = xp.minimum(hi, out)
     return out.astype(a.dtype, copy=False)
 
 
