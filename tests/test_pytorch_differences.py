@@ -64,6 +64,7 @@ ZEROS_NAN_INF = {
     "clamp_both_negative_zero": "torch.tensor([-0.0]).clamp(-1, 1)",
     "clamp_zero_bounds_signs": "torch.tensor([0.0, -0.0, float('nan')]).clamp(0.0, -0.0)",
     "clamp_nan_bound": "torch.tensor([1., -0.0]).clamp(min=float('nan'))",
+    "clamp_float16_negative_zero": "torch.tensor([[-0.0, 0.0, -2.0]], dtype=torch.float16).clamp(0.0, 0.0)",
     "clamp_tensor_bounds_negative_zero": "torch.tensor([1., -0.0, float('nan')]).clamp(torch.tensor([0., 0., 0.]), "
                                          "torch.tensor([float('nan'), 0., 0.]))",
     "clamp_backward_at_bound": "x = torch.tensor([-0.0, 1.0, 2.0], requires_grad=True); y = x.clamp(0, 1); "

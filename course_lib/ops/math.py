@@ -310,7 +310,11 @@ class Sigmoid(Elementwise):
 def _clamped(xp, a, lo, hi):
     """``a`` limited to ``[lo, hi]`` as PyTorch's CPU kernel limits it: ``x`` stays unless ``x < lo`` (then ``lo``),
     then unless ``hi < x`` (then ``hi``), so a ``-0.`` at a bound of ``0.`` keeps its sign; NaN in ``a`` stays, a NaN
-    bound gives NaN.  NumPy's ``maximum(lo, x)`` is exactly that (on a tie it returns its second operand)."""
+    bound gives NaN.  NumPy's ``maximum(lo, x)`` is exactly that (on a tie it returns its second operand), but for
+    float16, which it compares otherwise: float16 goes through float32 (exactly)."""
+    if a.dtype == np.float16:
+        wide = [None if b is None else b.astype(np.float32) for b in (lo, hi)]
+        return _clamped(xp, a.astype(np.float32), *wide).astype(np.float16)
     out = a if lo is None else xp.maximum(lo, a)
     if hi is not None:
         out = xp.minimum(hi, out)
