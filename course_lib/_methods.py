@@ -43,7 +43,8 @@ _SAME_AS_FUNCTION = {
     A: ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "floor_divide", "remainder",
         "fmod", "pow", "neg", "negative", "reciprocal", "eq", "ne", "lt", "le", "gt", "ge", "equal", "allclose",
         "isclose", "logical_not", "logical_and", "logical_or", "logical_xor", "bitwise_not", "bitwise_and",
-        "bitwise_or", "bitwise_xor", "maximum", "minimum", "square"],
+        "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift", "maximum", "minimum", "square",
+        "positive"],
     M: ["abs", "absolute", "exp", "log", "log2", "log10", "log1p", "expm1", "sqrt", "rsqrt", "sin", "cos",
         "tan", "tanh", "acos", "asin", "atan", "arccos", "arcsin", "arctan", "sigmoid", "relu", "floor", "ceil",
         "round", "trunc", "sign", "clamp", "clip", "clamp_min",
@@ -51,7 +52,7 @@ _SAME_AS_FUNCTION = {
     R: ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var", "all", "any",
         "norm", "cumsum", "cumprod", "trace", "logsumexp", "count_nonzero"],
     V: ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute", "movedim",
-        "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to", "contiguous",
+        "moveaxis", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to", "contiguous",
         "clone", "narrow", "select", "unbind", "split", "chunk", "as_strided", "repeat", "tile",
         "tensor_split", "fliplr", "flipud", "roll", "diagonal", "diag"],
     L: ["matmul", "mm", "bmm", "mv", "dot", "outer", "inner"],
@@ -69,6 +70,52 @@ for _module, _names in _SAME_AS_FUNCTION.items():
 
 Tensor.ge = A.ge
 Tensor.sum, Tensor.mean = R.sum_method, R.mean_method     # their messages differ from torch.sum's
+for _name in ("prod", "max", "min", "argmax", "argmin", "cumsum", "cumprod", "count_nonzero", "median"):
+    setattr(Tensor, _name, getattr(R, _name + "_method"))           # likewise (keyword- and position-aware)
+Tensor.softmax, Tensor.log_softmax = S.softmax_method, S.log_softmax_method
+
+
+def _method_text(text):
+    """A torch.* overload as the Tensor method shows it: without ``Tensor input`` and ``out=`` (None for one that
+    takes a number first: no method has it)."""
+    if not text.startswith("(Tensor input"):
+        return None
+    return text.replace("Tensor input, ", "").replace("Tensor input", "").replace(", *, Tensor out = None", "") \
+        .replace("*, Tensor out = None", "").replace(", )", ")")
+
+
+def _as_method(function):
+    """``function(input, ...)`` as a Tensor method whose argument errors are the method's, as PyTorch's parser words
+    them: positions counted without ``self`` (``argument 'other' (position 1)``), the method's overloads listed."""
+    name = function.__name__
+    from .torch_compat.arguments import FUNCTION_SIGNATURES, Signature, invalid_arguments, listing_order
+    texts = [t for t in map(_method_text, FUNCTION_SIGNATURES.get(name, ())) if t]
+    signatures = tuple(Signature(t) for t in texts)
+
+    def method(self, *args, **kwargs):
+        try:
+            return function(self, *args, **kwargs)
+        except TypeError as error:
+            text, better = str(error), None
+            if text.startswith(f"{name}(): argument '") and " (position " in text:
+                head, _, rest = text.partition(" (position ")
+                number, _, tail = rest.partition(")")
+                better = TypeError(f"{head} (position {int(number) - 1}){tail}")
+            elif text.startswith(f"{name}() received an invalid combination") and signatures:
+                better = invalid_arguments(name, signatures, args, listing_order(kwargs))
+            if better is None:
+                raise
+            raise better from None
+    method.__name__ = method.__qualname__ = name
+    method.__doc__, method.__wrapped__ = function.__doc__, function
+    return method
+
+
+for _name in ("add", "sub", "mul", "div", "maximum", "minimum", "logical_and", "logical_or", "logical_xor", "isclose",
+              "allclose", "equal", "eq", "ne", "lt", "le", "gt", "ge", "fmod", "remainder", "floor_divide", "dot", "mm",
+              "mv", "matmul", "outer", "inner", "bmm"):
+    setattr(Tensor, _name, _as_method(getattr(A if hasattr(A, _name) else L, _name)))
+Tensor.pow = A.pow_method
 
 
 def _type_as(self, *args, **kwargs):
@@ -190,7 +237,7 @@ Tensor.__rpow__ = _reflected(lambda self, other: A._rpow(self, other))
 Tensor.__matmul__ = lambda self, other: L.matmul(self, other) if isinstance(other, Tensor) else NotImplemented
 Tensor.__rmatmul__ = lambda self, other: NotImplemented
 Tensor.__neg__ = A.neg
-Tensor.__pos__ = lambda self: self
+Tensor.__pos__ = A.positive
 Tensor.__abs__ = M.abs
 Tensor.__invert__ = A.invert
 Tensor.__and__ = _binary_operator(A.bitwise_and)
@@ -199,6 +246,10 @@ Tensor.__or__ = _binary_operator(A.bitwise_or)
 Tensor.__ror__ = _reflected(A.bitwise_or)
 Tensor.__xor__ = _binary_operator(A.bitwise_xor)
 Tensor.__rxor__ = _reflected(A.bitwise_xor)
+Tensor.__lshift__ = _binary_operator(A.bitwise_left_shift)
+Tensor.__rshift__ = _binary_operator(A.bitwise_right_shift)
+Tensor.__rlshift__ = _number_first(A.bitwise_left_shift)
+Tensor.__rrshift__ = _number_first(A.bitwise_right_shift)
 Tensor.__eq__ = _binary_operator(A.eq, comparison=True)
 Tensor.__ne__ = _binary_operator(A.ne, comparison=True)
 Tensor.__lt__ = _binary_operator(A.lt, comparison=True)
@@ -210,26 +261,68 @@ Tensor.__getitem__ = I.getitem
 Tensor.__setitem__ = I.setitem
 
 
+_WARNED = set()      # the messages PyTorch gives with TORCH_WARN_ONCE that this process has shown
+
+
+def _warn_once(message):
+    """Warn ``message`` (a UserWarning) the first time only, as PyTorch's TORCH_WARN_ONCE does (per process)."""
+    if message not in _WARNED:
+        _WARNED.add(message)
+        import warnings
+        warnings.warn(message, UserWarning, stacklevel=3)
+
+
+def _deprecated_on_0d(name, line, advice="This function is the identity in these cases."):
+    _warn_once(f"Tensor.{name} is deprecated on 0-D tensors. {advice} (Triggered internally at "
+               f"/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:{line}.)")
+
+
 @property
 def _T(self):
-    """Reverse the dimensions (the transpose of a matrix). Mirrors ``Tensor.T``."""
+    """Reverse the dimensions (the transpose of a matrix). Mirrors ``Tensor.T``.
+
+    Warns (once per process, as PyTorch): a tensor that is not 2-D (0-D: itself)."""
     n = self._data.ndim
-    if n != 0 and n != 2:
-        warnings.warn(
+    if n == 0:
+        _deprecated_on_0d("T", 4321)
+    elif n != 2:
+        _warn_once(
             "The use of `x.T` on tensors of dimension other than 2 to reverse their shape is deprecated and it "
             "will throw an error in a future release. Consider `x.mT` to transpose batches of matrices or "
             "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions of a tensor. (Triggered "
-            "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)",
-            UserWarning, stacklevel=2)
+            "internally at /__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4314.)")
     return V.permute(self, tuple(range(n - 1, -1, -1)))
 
 
 @property
 def _mT(self):
-    """Transpose the last two dimensions (batches of matrices). Mirrors ``Tensor.mT``."""
+    """Transpose the last two dimensions (batches of matrices). Mirrors ``Tensor.mT``.
+
+    Raises:
+        RuntimeError: a 1-D tensor (a 0-D one is itself, with PyTorch's deprecation warning).
+    """
     n = self._data.ndim
+    if n == 0:
+        _deprecated_on_0d("mT", 4373)
+        return self
     if n < 2:
         raise RuntimeError(f"tensor.mT is only supported on matrices or batches of matrices. Got {n}-D tensor.")
+    return V.transpose(self, -2, -1)
+
+
+@property
+def _mH(self):
+    """The conjugate transpose of the last two dimensions (for real tensors, ``mT``). Mirrors ``Tensor.mH``.
+
+    Raises:
+        RuntimeError: a 1-D tensor (a 0-D one is itself, with PyTorch's deprecation warning).
+    """
+    n = self._data.ndim
+    if n == 0:
+        _deprecated_on_0d("mH", 4382, "Consider using x.conj().")
+        return self
+    if n < 2:
+        raise RuntimeError(f"tensor.mH is only supported on matrices or batches of matrices. Got {n}-D tensor.")
     return V.transpose(self, -2, -1)
 
 
@@ -242,8 +335,7 @@ def _H(self):
     """
     n = self._data.ndim
     if n == 0:
-        warnings.warn("Tensor.H is deprecated on 0-D tensors. Consider using x.conj(). (Triggered internally at "
-                      "/__w/pytorch/pytorch/aten/src/ATen/native/TensorShape.cpp:4335.)", UserWarning, stacklevel=2)
+        _deprecated_on_0d("H", 4335, "Consider using x.conj().")
         return self
     if n != 2:
         raise RuntimeError(f"tensor.H is only supported on matrices (2-D tensors). Got {n}-D tensor."
@@ -253,6 +345,7 @@ def _H(self):
 
 Tensor.T = _T
 Tensor.mT = _mT
+Tensor.mH = _mH
 Tensor.H = _H
 
 
@@ -280,9 +373,11 @@ def _inplace_binary(op, name):
     def method(self, other=_MISSING, *extra, alpha=1):
         if other is _MISSING or extra:
             raise _inplace_arguments(name, () if other is _MISSING else (other, *extra))
+        if self._requires_grad:              # autograd's in-place check comes before the kernel's (bools, alpha)
+            D.check_inplace(self, D.recording(self, other if isinstance(other, Tensor) else None), overlap=False)
         A.check_operands(name, self, other, alpha)
         if alpha != 1:
-            return D.inplace(op, name, self, other, {"alpha": alpha})
+            return D.inplace(A.WITH_ALPHA[op], name, self, other, {"alpha": alpha})
         return D.inplace(op, name, self, other)
     method.__name__ = name + "_"
     method.__doc__ = f"In-place ``{name}``: writes the result into ``self`` and returns ``self``."
@@ -401,6 +496,11 @@ Tensor.masked_fill_ = _masked_fill_
 
 def _clamp_(self, min=None, max=None):
     """In-place ``clamp``: limits every element of ``self`` to ``[min, max]`` (numbers or tensors)."""
+    return _clamped_in_place(self, min, max, False)
+
+
+def _clamped_in_place(self, min, max, one_sided):
+    """``_clamp_``; ``one_sided``: ``clamp_min_``/``clamp_max_`` (their own nodes)."""
     bounds = [b for b in (min, max) if isinstance(b, Tensor)]
     rec = D.recording(self, *bounds)
     D.check_inplace(self, rec)
@@ -419,19 +519,22 @@ def _clamp_(self, min=None, max=None):
         self._bump()
         return self
     x = self._data
+    scalar_op, tensor_op = M.clamp_ops(min, max, one_sided)
+    if bounds and one_sided:
+        return D.inplace_record(tensor_op, self, (self, bounds[0]), (x, bounds[0]._data.astype(x.dtype, copy=False)))
     if bounds:
         sources = (self,) + tuple(b if isinstance(b, Tensor) else D.NUMBER for b in (min, max))
         arrays = (x,) + tuple(None if b is None else b._data.astype(x.dtype, copy=False) for b in (min, max))
         return D.inplace_record(M.ClampTensor, self, sources, arrays)
     lo = None if min is None else D.make_scalar(min, x.dtype)
     hi = None if max is None else D.make_scalar(max, x.dtype)
-    return D.inplace_record(M.Clamp, self, (self,), (x,), {"lo": lo, "hi": hi})
+    return D.inplace_record(scalar_op, self, (self,), (x,), {"lo": lo, "hi": hi})
 
 
 Tensor.clamp_ = _clamp_
 Tensor.clip_ = _clamp_
-Tensor.clamp_min_ = lambda self, min: _clamp_(self, min=min)
-Tensor.clamp_max_ = lambda self, max: _clamp_(self, max=max)
+Tensor.clamp_min_ = lambda self, min: _clamped_in_place(self, min, None, True)
+Tensor.clamp_max_ = lambda self, max: _clamped_in_place(self, None, max, True)
 
 Tensor.__iadd__ = lambda self, other: Tensor.add_(self, other) if _operand(other) else NotImplemented
 Tensor.__isub__ = lambda self, other: Tensor.sub_(self, other) if _operand(other) else NotImplemented
@@ -440,6 +543,14 @@ Tensor.__itruediv__ = lambda self, other: _div_(self, other) if _operand(other) 
 Tensor.__ifloordiv__ = lambda self, other: Tensor.floor_divide_(self, other) if _operand(other) else NotImplemented
 Tensor.__imod__ = lambda self, other: Tensor.remainder_(self, other) if _operand(other) else NotImplemented
 Tensor.__ipow__ = lambda self, other: _pow_(self, other) if _operand(other) else NotImplemented
+for _op, _name in ((A.LeftShift, "bitwise_left_shift"), (A.RightShift, "bitwise_right_shift"),
+                   (A.BitwiseAnd, "bitwise_and"), (A.BitwiseOr, "bitwise_or"), (A.BitwiseXor, "bitwise_xor")):
+    setattr(Tensor, _name + "_", _inplace_binary(_op, _name))
+Tensor.__ilshift__ = lambda self, other: Tensor.bitwise_left_shift_(self, other) if _operand(other) else NotImplemented
+Tensor.__irshift__ = lambda self, other: Tensor.bitwise_right_shift_(self, other) if _operand(other) else NotImplemented
+Tensor.__iand__ = lambda self, other: Tensor.bitwise_and_(self, other) if _operand(other) else NotImplemented
+Tensor.__ior__ = lambda self, other: Tensor.bitwise_or_(self, other) if _operand(other) else NotImplemented
+Tensor.__ixor__ = lambda self, other: Tensor.bitwise_xor_(self, other) if _operand(other) else NotImplemented
 
 
 def _operand(other):
@@ -473,6 +584,9 @@ def _fill_(self, value):
     Raises:
         RuntimeError: a value tensor with dimensions (PyTorch's message).
     """
+    if not isinstance(value, Tensor) and not D.is_number(value):
+        from .torch_compat.arguments import Signature, invalid_arguments
+        raise invalid_arguments("fill_", (Signature("(Tensor value)"), Signature("(Number value)")), (value,))
     if isinstance(value, Tensor):
         v = value._data
         if v.ndim:
@@ -496,6 +610,7 @@ def _copy_(self, src, non_blocking=False):
         if not isinstance(src, (int, float, np.number, np.bool_)):     # a number is copied as a 0-d tensor
             raise TypeError(f"copy_(): argument 'other' (position 1) must be Tensor, not {type(src).__name__}")
         src = as_tensor(src)
+    D.check_inplace(self, D.recording(self, src), overlap=False)       # autograd's check first, as in PyTorch
     I.copy_shape_check(self._data.shape, src._data.shape)
     check_no_partial_overlap(self._data, src._data)
     value = src._data

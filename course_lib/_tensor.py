@@ -261,7 +261,10 @@ class _TensorAPI:
                                "deepcopy protocol at the moment.  If you were attempting to deepcopy a "
                                "module, this may be because of a torch.nn.utils.weight_norm usage, see "
                                "https://github.com/pytorch/pytorch/pull/103001")
-        new = wrap(self._data.copy())
+        data, storage = _copied_memory(self._data, memo)
+        new = wrap(data)
+        if storage is not data:
+            new._storage = storage
         new._requires_grad = self._requires_grad
         if self._grad is not None:
             new._grad = wrap(self._grad._data.copy())
@@ -681,3 +684,24 @@ _TENSOR_DOC = """A multi-dimensional array of one dtype on one device, with auto
     """
 
 _attach()
+
+
+def _copied_memory(array, memo):
+    """``(data, storage)``: ``array`` (a tensor's data) in new memory for ``copy.deepcopy``, and the array that owns
+    that memory.  As PyTorch copies each storage once per
+    deep copy, tensors that shared memory (a base and its views, in one container) share the new memory, with their
+    own sizes, strides and offsets; other arrays (CuPy's) are copied on their own."""
+    owner = array
+    while isinstance(owner.base, np.ndarray):
+        owner = owner.base
+    if array.__class__ is not np.ndarray or owner.__class__ is not np.ndarray or not owner.flags.c_contiguous:
+        copied = array.copy()
+        return copied, copied
+    key = ("course_lib storage", id(owner))
+    copied = memo.get(key)
+    if copied is None:
+        copied = memo[key] = owner.copy()
+        memo.setdefault(id(memo), []).append(owner)          # (keeps the id in the key taken, as copy's memo does)
+    offset = array.__array_interface__["data"][0] - owner.__array_interface__["data"][0]
+    data = np.ndarray(array.shape, array.dtype, copied, offset, array.strides)
+    return data, (data if owner is array else copied)

@@ -237,7 +237,8 @@ class _CudaTensorType(_LegacyTensorType):
         return legacy_new(cls._dtype_of_type, args, kwargs, device_type="cuda").to("cuda")
 
 
-_TYPES = legacy_types(_CudaTensorType, "torch.cuda", "cuda")
+_CudaTensorType.__module__, _CudaTensorType.__qualname__ = "course_lib", "tensortype"     # as torch.cuda's types
+_TYPES = legacy_types(_CudaTensorType, "course_lib.cuda", "cuda")
 FloatTensor, DoubleTensor, HalfTensor = _TYPES["FloatTensor"], _TYPES["DoubleTensor"], _TYPES["HalfTensor"]
 IntTensor, LongTensor, ShortTensor = _TYPES["IntTensor"], _TYPES["LongTensor"], _TYPES["ShortTensor"]
 CharTensor, ByteTensor, BoolTensor = _TYPES["CharTensor"], _TYPES["ByteTensor"], _TYPES["BoolTensor"]

@@ -6,6 +6,8 @@ stays int64, as in PyTorch).  ``torch.FloatTensor`` and the other typed construc
 their dtype, and ``isinstance(t, torch.FloatTensor)`` checks dtype and device.
 """
 
+import importlib
+import sys
 import warnings
 
 import numpy as np
@@ -21,7 +23,7 @@ from .torch_compat.names import type_name
 from .torch_compat.size import Size
 
 __all__ = ["legacy_new", "legacy_types", "FloatTensor", "DoubleTensor", "HalfTensor", "IntTensor", "LongTensor",
-           "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor"]
+           "ShortTensor", "CharTensor", "ByteTensor", "BoolTensor", "set_default_tensor_type"]
 
 _LEGACY = (Signature("(*, torch.device device = None)"), Signature("(torch.Storage storage)"),
            Signature("(Tensor other)"), Signature("(tuple of ints size, *, torch.device device = None)"),
@@ -125,17 +127,24 @@ class _LegacyTensorType(type):
         return cls._dtype_of_type
 
 
+_LegacyTensorType.__module__, _LegacyTensorType.__qualname__ = "course_lib", "tensortype"   # PyTorch's torch.tensortype
+
 LEGACY_DTYPES = {"FloatTensor": _dtype.float32, "DoubleTensor": _dtype.float64, "HalfTensor": _dtype.float16,
                  "IntTensor": _dtype.int32, "LongTensor": _dtype.int64, "ShortTensor": _dtype.int16,
                  "CharTensor": _dtype.int8, "ByteTensor": _dtype.uint8, "BoolTensor": _dtype.bool}
 
 
-def legacy_types(metaclass=_LegacyTensorType, module="torch", device_type="cpu"):
+def legacy_types(metaclass=_LegacyTensorType, module="course_lib", device_type="cpu"):
     """The nine legacy tensor types (``FloatTensor`` ... ``BoolTensor``) of ``module``, by name."""
     return {name: metaclass(name, (), {"_dtype_of_type": dt, "_device_type": device_type, "__module__": module,
                                        "__doc__": f"Legacy constructor for {dt!r} {device_type.upper()} "
-                                                  f"tensors (``{module}.{name}``)."})
+                                                  f"tensors (``{_torch_path(module)}.{name}``)."})
             for name, dt in LEGACY_DTYPES.items()}
+
+
+def _torch_path(module):
+    """PyTorch's name of a course_lib module (``course_lib.cuda`` is ``torch.cuda``), for messages."""
+    return "torch" + module[len("course_lib"):]
 
 
 _TYPES = legacy_types()
@@ -150,3 +159,39 @@ def _new(cls, *args, **kwargs):
 
 
 Tensor.__new__ = _new
+
+
+_DEPRECATION_SHOWN = []
+
+
+def set_default_tensor_type(t, /):
+    """Make the floating legacy type ``t`` (``torch.DoubleTensor``, or its name ``'torch.DoubleTensor'``) the
+    default: its dtype becomes the default dtype. Deprecated in PyTorch (use ``set_default_dtype``), with its
+    warning, once per process. Mirrors ``torch.set_default_tensor_type``.
+
+    Raises:
+        TypeError: not a legacy type, or not a floating one; a CUDA type without CUDA (PyTorch's messages).
+        ModuleNotFoundError, AttributeError: a name that names nothing.
+    """
+    if isinstance(t, str):
+        t = _dotted_name(t)
+    if not _DEPRECATION_SHOWN:
+        _DEPRECATION_SHOWN.append(True)
+        warnings.warn("torch.set_default_tensor_type() is deprecated as of PyTorch 2.1, please use "
+                      "torch.set_default_dtype() and torch.set_default_device() as alternatives. (Triggered internally "
+                      "at /__w/pytorch/pytorch/torch/csrc/tensor/python_tensor.cpp:434.)", UserWarning, stacklevel=2)
+    if not isinstance(t, _LegacyTensorType):
+        raise TypeError("invalid type object: only floating-point types are supported as the default type")
+    if t._device_type != "cpu" and not sys.modules[__package__].cuda.is_available():
+        raise TypeError(f"type {_torch_path(t.__module__)}.{t.__name__} not available. Torch not compiled with CUDA "
+                        "enabled.")
+    _dtype.set_default_dtype(t._dtype_of_type)
+
+
+def _dotted_name(name):
+    """The object ``'torch.cuda.FloatTensor'`` names (``torch`` is course_lib), as PyTorch's _import_dotted_name."""
+    first, *rest = name.split(".")
+    obj = sys.modules[__package__] if first == "torch" else importlib.import_module(first)
+    for part in rest:
+        obj = getattr(obj, part)
+    return obj

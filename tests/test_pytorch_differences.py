@@ -2,18 +2,19 @@
 
 Every snippet runs with course_lib and with real PyTorch (``torch_compare``):
 printed output, exception type and message, and warnings must be the same.
-Those that differ today are marked ``xfail(strict=True)``: the suite stays
+Each item of the issue is here with its neighbouring cases, and all of them
+pass.  What still differs is marked ``xfail(strict=True)``: the suite stays
 green, and a mark fails loudly (XPASS) as soon as its difference is fixed,
 so that whoever fixes it removes the mark.  The reason of each mark names
-the issue item.
+the difference.
 
 Exact bits are compared where the issue is about last bits: the snippets
 print ``.item()`` or ``.tolist()`` (Python's repr of a float shows every bit
-of a float32), not the 4 digits of a tensor's print.
+of a float32), or a hash of them, not the 4 digits of a tensor's print.
 
 The snippets marked "fuzz" at the end are differences the differential
-fuzzer (``tests/fuzz``) found that the issue does not list yet; see
-``tests/fuzz/FINDINGS.md``.
+fuzzer (``tests/fuzz``) found beyond the issue; those still marked remain
+(``tests/fuzz/FINDINGS.md``).
 """
 
 import threading
@@ -40,121 +41,234 @@ def _fuzz(code, item):
 
 
 ZEROS_NAN_INF = {
-    "relu_backward_at_nan": _case(
-        "x = torch.tensor([float('nan'), 1.0, -1.0], requires_grad=True); x.relu().sum().backward(); print(x.grad)"),
-    "prod_backward_zeros_and_neg_inf": _case(
-        "x = torch.tensor([0., 0., -float('inf')], requires_grad=True); x.prod().backward(); print(x.grad)",
-        "prod backward on [0., 0., -inf] gives [nan, nan, 0.] (PyTorch [0., 0., 0.])"),
+    "relu_backward_at_nan": "x = torch.tensor([float('nan'), 1.0, -1.0], requires_grad=True); "
+                            "x.relu().sum().backward(); "
+                            "print(x.grad)",
+    "prod_backward_zeros_and_neg_inf": "x = torch.tensor([0., 0., -float('inf')], requires_grad=True); "
+                                       "x.prod().backward(); print(x.grad)",
     "prod_backward_one_zero": "x = torch.tensor([0., 2., 3.], requires_grad=True); x.prod().backward(); print(x.grad)",
-    "sign_nan": _case("torch.sign(torch.tensor([float('nan'), -0.0, 2.0, -3.0]))", "sign(nan) is nan (PyTorch 0)"),
-    "relu_negative_zero": _case("torch.relu(torch.tensor([-0.0, 0.0, -1.0]))"),
-    "clamp_min_negative_zero": _case("torch.tensor([-0.0, -1.0]).clamp(min=0)", "clamp loses the sign of zero"),
-    "clamp_min_method_negative_zero": _case("torch.tensor([[-0.0]]).clamp_min(0)", "clamp loses the sign of zero"),
+    "prod_backward_no_zero_bits": "x = torch.tensor([1.1, 2.3, 3.7, 0.3], requires_grad=True); x.prod().backward(); "
+                                  "x.grad.tolist()",
+    "prod_dim_backward_zero_and_inf": "x = torch.tensor([[0., 2., 3.], [1., 2., float('inf')]], requires_grad=True); "
+                                      "x.prod(1).sum().backward(); print(x.grad)",
+    "prod_dim_backward_no_zero_inf": "x = torch.tensor([[0.5, 2., 3.], [1., 2., float('inf')]], requires_grad=True); "
+                                     "x.prod(0, keepdim=True).sum().backward(); print(x.grad)",
+    "prod_backward_two_zeros_dim": "x = torch.tensor([[0., 0., 2.]], requires_grad=True); x.prod(1).sum().backward(); "
+                                   "print(x.grad)",
+    "sign_nan": "torch.sign(torch.tensor([float('nan'), -0.0, 2.0, -3.0]))",
+    "sign_nan_float16": "torch.tensor([float('nan'), -0.0, -2.0], dtype=torch.float16).sign()",
+    "relu_negative_zero": "torch.relu(torch.tensor([-0.0, 0.0, -1.0]))",
+    "clamp_min_negative_zero": "torch.tensor([-0.0, -1.0]).clamp(min=0)",
+    "clamp_min_method_negative_zero": "torch.tensor([[-0.0]]).clamp_min(0)",
+    "clamp_max_negative_zero": "torch.tensor([-0.0, 1.0, float('nan')]).clamp(max=0)",
     "clamp_both_negative_zero": "torch.tensor([-0.0]).clamp(-1, 1)",
-    "matmul_1d_negative_zero": _case("torch.tensor([-0.0]) @ torch.tensor([1.0])",
-                                     "matmul results lose the sign of zero (vector @ vector: PyTorch 0.)"),
-    "dot_negative_zero": _case("torch.dot(torch.tensor([-0.0]), torch.tensor([1.0]))",
-                               "matmul results lose the sign of zero (dot: PyTorch 0.)"),
+    "clamp_zero_bounds_signs": "torch.tensor([0.0, -0.0, float('nan')]).clamp(0.0, -0.0)",
+    "clamp_nan_bound": "torch.tensor([1., -0.0]).clamp(min=float('nan'))",
+    "clamp_float16_negative_zero": "torch.tensor([[-0.0, 0.0, -2.0]], dtype=torch.float16).clamp(0.0, 0.0)",
+    "clamp_tensor_bounds_negative_zero": "torch.tensor([1., -0.0, float('nan')]).clamp(torch.tensor([0., 0., 0.]), "
+                                         "torch.tensor([float('nan'), 0., 0.]))",
+    "clamp_backward_at_bound": "x = torch.tensor([-0.0, 1.0, 2.0], requires_grad=True); y = x.clamp(0, 1); "
+                               "y.sum().backward(); print(y, x.grad)",
+    "matmul_1d_negative_zero": "torch.tensor([-0.0]) @ torch.tensor([1.0])",
+    "dot_negative_zero": "torch.dot(torch.tensor([-0.0]), torch.tensor([1.0]))",
     "mm_negative_zero": "torch.tensor([[-1.0]]) @ torch.tensor([[0.0]])",
-    "cumsum_negative_zero": _case("torch.tensor([-0.0, -0.0]).cumsum(0)", "cumsum keeps a -0. that PyTorch does not"),
+    "mv_negative_zero": "torch.tensor([[-0.0]]) @ torch.tensor([1.0])",
+    "cumsum_negative_zero": "torch.tensor([-0.0, -0.0]).cumsum(0)",
+    "cumsum_negative_zero_float64_2d": "torch.tensor([[-0.0, -0.0]], dtype=torch.float64).cumsum(0)",
+    "cumsum_0d_negative_zero": "torch.tensor(-0.0).cumsum(0)",
+    "cumsum_backward_size_1": "x = torch.tensor([-0.0], requires_grad=True); y = x * -1; y.retain_grad(); "
+                              "y.cumsum(0).backward(torch.tensor([-0.0])); print(y.grad)",
+    "cumprod_negative_zero": "torch.tensor([-0.0, -0.0]).cumprod(0)",
 }
 
+_RANDOM_1000 = "torch.manual_seed(0); x = torch.randn(1000) * 3; "
 FLOAT16 = {
-    "sigmoid_float16": _case("torch.sigmoid(torch.tensor([2.0, 1.0, -3.0], dtype=torch.float16))",
-                             "float16 sigmoid computed in half precision (PyTorch: in float32, rounded once)"),
-    "float16_div_float64_0d": _case(
-        "torch.tensor([0.17578125, 1.7666015625], dtype=torch.float16) / torch.tensor(2.189, dtype=torch.float64)",
-        "float16 divided by a float64 0-d tensor (PyTorch divides in float32)"),
+    "sigmoid_float16": "torch.sigmoid(torch.tensor([2.0, 1.0, -3.0], dtype=torch.float16))",
+    "sigmoid_float16_bits": _RANDOM_1000 + "x.half().sigmoid().tolist()",
+    "sigmoid_backward_float16": _RANDOM_1000 + "h = x.half().requires_grad_(); h.sigmoid().sum().backward(); "
+                                               "h.grad.tolist()",
+    "tanh_backward_float16": _RANDOM_1000 + "h = x.half().requires_grad_(); h.tanh().sum().backward(); h.grad.tolist()",
+    # (992: PyTorch's vectorised loop takes 32 float16 at a time, its scalar tail rounds sqrt to float16 first)
+    "rsqrt_float16": _RANDOM_1000 + "x[:992].abs().half().rsqrt().tolist()",
+    "prod_float16": _RANDOM_1000 + "x.half().view(-1, 4).prod(1).tolist()",
+    "float16_div_float64_0d": "torch.tensor([0.17578125, 1.7666015625], dtype=torch.float16) / "
+                              "torch.tensor(2.189, dtype=torch.float64)",
+    "float16_mul_float32_0d": "torch.tensor([[3.]], dtype=torch.float16) * torch.tensor(1e-08)",
+    "float16_mul_number_recorded": "x = torch.tensor([[3.]], dtype=torch.float16, requires_grad=True); y = x * 1e-8; "
+                                   "y.backward(torch.ones(1, 1, dtype=torch.float16)); print(y, x.grad)",
+    "float16_div_number_recorded": "x = torch.tensor([3., 1.], dtype=torch.float16, requires_grad=True); y = x / 3.3; "
+                                   "print(y); y.sum().backward(); print(x.grad)",
+    "float16_mul_int_number": "print((torch.tensor([1.], dtype=torch.float16) * 100000).tolist())",
+    "float16_add_number_rounded_first": "t = torch.tensor([1.], dtype=torch.float16); "
+                                        "print((t + 0.00048843).item(), (t * 1.00048843).item())",
+    "float16_0d_times_float64_0d": "torch.tensor(1., dtype=torch.float16) * torch.tensor(3.3, dtype=torch.float64)",
 }
 
 NUMPY_MESSAGES = {
-    "movedim_0d": _case("torch.tensor(1.5).movedim(0, 0)", "movedim on a 0-d tensor: NumPy's \"axes don't match\""),
-    "movedim_function_0d": _case("torch.movedim(torch.tensor(1.5), 0, -1)",
-                                 "movedim on a 0-d tensor: NumPy's \"axes don't match\""),
-    "prod_backward_empty": _case("x = torch.ones(4, 0, requires_grad=True); x.prod().backward(); print(x.grad)",
-                                 "prod().backward() on an empty tensor: NumPy's reshape error"),
-    "neg_inplace_bool": _case("torch.tensor([True, False]).neg_()"),
+    "movedim_0d": "torch.tensor(1.5).movedim(0, 0)",
+    "movedim_function_0d": "torch.movedim(torch.tensor(1.5), 0, -1)",
+    "movedim_0d_grad_fn": "x = torch.tensor(1.5, requires_grad=True); print(torch.movedim(x, (0,), (-1,)))",
+    "movedim_0d_out_of_range": "torch.movedim(torch.tensor(1.5), 1, 0)",
+    "movedim_repeated_source": "torch.movedim(torch.ones(2, 3), (0, 0), (0, 1))",
+    "movedim_repeated_destination": "torch.movedim(torch.ones(2, 3), (0, 1), (1, 1))",
+    "movedim_lengths_differ": "torch.movedim(torch.tensor(1.), (0, -1), (0,))",
+    "moveaxis": "torch.ones(2, 3, 4).moveaxis((0, 1), (-1, 0)).shape",
+    "prod_backward_empty": "x = torch.ones(4, 0, requires_grad=True); x.prod().backward(); print(x.grad)",
+    "prod_dim_backward_empty": "x = torch.ones(4, 0, requires_grad=True); x.prod(0).sum().backward(); print(x.grad)",
+    "neg_inplace_bool": "torch.tensor([True, False]).neg_()",
     "neg_bool": "-torch.tensor([True, False])",
 }
 
-ZERO_D = {
-    "mT_0d": _case("torch.tensor(2.0).mT", ".mT on a 0-d tensor raises (PyTorch: identity, with a warning)"),
-    "max_dim0_0d_grad_fn": _case("x = torch.tensor(2.0, requires_grad=True); x.max(0)",
-                                 "max(0) on a 0-d tensor: CloneBackward0 (PyTorch MaxBackward0)"),
-    "min_dim0_0d_grad_fn": _case("x = torch.tensor(2.0, requires_grad=True); x.min(dim=-1).values.grad_fn.name()",
-                                 "min(0) on a 0-d tensor: CloneBackward0 (PyTorch MinBackward0)"),
-    "T_0d_warning": _case("torch.tensor(0).T", "0-d tensors: .T misses PyTorch's deprecation warning (found by the "
-                                               "fuzzer)"),
-    "transpose_0d_grad_fn": _case("x = torch.tensor(2.0, requires_grad=True); x.transpose(0, -1).grad_fn.name()",
-                                  "transpose(0, -1) on a 0-d tensor: AliasBackward0 (PyTorch TransposeBackward0)"),
+ZERO_D = {   # (each deprecation warning comes once per process in PyTorch: these are the first of their kind here)
+    "mT_0d": "torch.tensor(2.0).mT",
+    "mT_mH_0d_identity": "x = torch.tensor(2.0, requires_grad=True); print(x.mT is x, x.mH is x, x.H is x)",
+    "mH_1d": "torch.ones(3).mH",
+    "T_0d_warning": "torch.tensor(0).T",
+    "max_dim0_0d_grad_fn": "x = torch.tensor(2.0, requires_grad=True); x.max(0)",
+    "min_dim0_0d_grad_fn": "x = torch.tensor(2.0, requires_grad=True); x.min(dim=-1).values.grad_fn.name()",
+    "max_dim0_0d_backward": "x = torch.tensor(2.0, requires_grad=True); y = x.max(0, keepdim=True); "
+                            "y.values.backward(); print(y, x.grad)",
+    "max_dim0_0d_copy": "x = torch.tensor(2.0); y = x.max(0); y.values[()] = 5; print(x, y)",
+    "transpose_0d_grad_fn": "x = torch.tensor(2.0, requires_grad=True); x.transpose(0, -1).grad_fn.name()",
+    "transpose_0d_backward": "x = torch.tensor(2.0, requires_grad=True); y = x.swapaxes(0, 0); y.backward(); "
+                             "print(y, x.grad)",
+    "transpose__0d_backward": "x = torch.tensor(2.0, requires_grad=True); y = x * 1; y.transpose_(0, 0); "
+                              "y.backward(); print(y.grad_fn.name(), x.grad)",
+    "t_0d_backward": "x = torch.tensor(2.0, requires_grad=True); y = x.t(); y.backward(); "
+                     "print(y.grad_fn.name(), x.grad)",
+    "softmax_0d_grad_fn": "x = torch.tensor(2.0, requires_grad=True); y = x.softmax(0); y.backward(); print(y, x.grad)",
+    "log_softmax_0d_inf": "x = torch.tensor(float('inf'), requires_grad=True); print(x.log_softmax(-1))",
 }
 
 _TUPLE_DIM = "a tuple dim: PyTorch's message omits \"(position 1)\" / names position 2"
 MESSAGES = {
-    "argmax_dim_kw_tuple": _case("torch.ones(2, 3).argmax(dim=(0, 1))", _TUPLE_DIM),
-    "argmin_dim_kw_tuple": _case("torch.ones(2, 3).argmin(dim=(0,))", _TUPLE_DIM),
-    "argmax_function_tuple": _case("torch.argmax(torch.ones(2, 3), (0, 1))", _TUPLE_DIM),
-    "max_dim_kw_tuple": _case("torch.ones(2, 3).max(dim=(0, 1))", _TUPLE_DIM),
-    "min_dim_kw_tuple": _case("torch.ones(2, 3).min(dim=(0, 1))", _TUPLE_DIM),
-    "prod_dim_kw_tuple": _case("torch.ones(2, 3).prod(dim=(0, 1))", _TUPLE_DIM),
-    "prod_function_tuple": _case("torch.prod(torch.ones(2, 3), (0, 1))", _TUPLE_DIM),
-    "cumsum_dim_kw_tuple": _case("torch.ones(2, 3).cumsum(dim=(0, 1))", _TUPLE_DIM),
-    "cumsum_method_tuple": _case("torch.ones(2, 3).cumsum((0, 1))", _TUPLE_DIM),
-    "softmax_method_tuple": _case("torch.ones(2, 3).softmax((0,))", _TUPLE_DIM),
+    "argmax_dim_kw_tuple": "torch.ones(2, 3).argmax(dim=(0, 1))",
+    "argmin_dim_kw_tuple": "torch.ones(2, 3).argmin(dim=(0,))",
+    "argmax_function_tuple": "torch.argmax(torch.ones(2, 3), (0, 1))",
+    "max_dim_kw_tuple": "torch.ones(2, 3).max(dim=(0, 1))",
+    "min_dim_kw_tuple": "torch.ones(2, 3).min(dim=(0, 1))",
+    "prod_dim_kw_tuple": "torch.ones(2, 3).prod(dim=(0, 1))",
+    "prod_function_tuple": "torch.prod(torch.ones(2, 3), (0, 1))",
+    "cumsum_dim_kw_tuple": "torch.ones(2, 3).cumsum(dim=(0, 1))",
+    "cumsum_method_tuple": "torch.ones(2, 3).cumsum((0, 1))",
+    "softmax_method_tuple": "torch.ones(2, 3).softmax((0,))",
     "argmax_method_tuple": "torch.ones(2, 3).argmax((0, 1))",
     "cumsum_function_tuple": "torch.cumsum(torch.ones(2, 3), (0, 1))",
-    "count_nonzero_keepdim": _case("torch.ones(2, 3).count_nonzero(0, keepdim=True)",
-                                   "count_nonzero(dim, keepdim=True): PyTorch's invalid-combination message"),
-    "count_nonzero_dim_kw_keepdim": _case("torch.ones(2, 3).count_nonzero(dim=0, keepdim=True)",
-                                          "count_nonzero(dim, keepdim=True): PyTorch's invalid-combination message"),
-    "copy_into_view_of_leaf": _case("x = torch.ones(3, requires_grad=True); x[:2].copy_(torch.zeros(3))",
-                                    "copy_ into a view of a leaf that requires grad: a shape error first"),
+    "count_nonzero_keepdim": "torch.ones(2, 3).count_nonzero(0, keepdim=True)",
+    "count_nonzero_dim_kw_keepdim": "torch.ones(2, 3).count_nonzero(dim=0, keepdim=True)",
+    "copy_into_view_of_leaf": "x = torch.ones(3, requires_grad=True); x[:2].copy_(torch.zeros(3))",
     "copy_into_view_of_leaf_same_shape": "x = torch.ones(3, requires_grad=True); x[:2].copy_(torch.zeros(2))",
-    "matmul_shape_before_dtype": _case("torch.ones(3) @ torch.ones(2, 2, dtype=torch.float64)",
-                                       "matmul checks dtypes before shapes"),
-    "matmul_empty_shape_before_dtype": _case("torch.tensor([]) @ torch.ones(2, 2, dtype=torch.int8)",
-                                             "matmul checks dtypes before shapes"),
+    "matmul_shape_before_dtype": "torch.ones(3) @ torch.ones(2, 2, dtype=torch.float64)",
+    "matmul_empty_shape_before_dtype": "torch.tensor([]) @ torch.ones(2, 2, dtype=torch.int8)",
     "mm_dtype_message": "torch.mm(torch.ones(2, 3), torch.ones(2, 3, dtype=torch.float64))",
-    "fill_str": _case("torch.ones(2).fill_('a')", "fill_('a'): \"bad operand type for abs(): 'str'\""),
-    "pow_three_arguments": _case("torch.pow(torch.tensor([2.0]), 2, 3)", "pow(t, 2, 3) names an internal function"),
-    "lshift_float": _case("torch.tensor([1.0]) << 1", "t << 1 on float"),
-    "full_int_overflow": _case("torch.full((2,), 2**70)", "full((2,), 2**70)"),
+    "fill_str": "torch.ones(2).fill_('a')",
+    "pow_three_arguments": "torch.pow(torch.tensor([2.0]), 2, 3)",
+    "lshift_float": "torch.tensor([1.0]) << 1",
+    "full_int_overflow": "torch.full((2,), 2**70)",
+    "full_negative_int_overflow": "torch.full((2,), -2**70, dtype=torch.float32)",
+    "full_int64_overflow": "torch.full((2,), 2**63)",
+    "rshift_float": "torch.tensor([1.0]) >> 1",
+    "lshift_bool": "torch.tensor([True]) << True",
+    "shifts_past_width": "print(torch.tensor([1, -2], dtype=torch.int8) << torch.tensor([-1, 7], dtype=torch.int8), "
+                         "torch.tensor([1, -2], dtype=torch.int8) >> torch.tensor([-1, 9], dtype=torch.int8), "
+                         "torch.tensor([200], dtype=torch.uint8) >> torch.tensor([200], dtype=torch.uint8))",
+    "shifts_number_first_and_inplace": "t = torch.tensor([1, 2]); u = t; t <<= 2; print(1 << t, 64 >> t, u)",
+    "bitwise_inplace_operators": "t = torch.tensor([6]); u = t; t ^= 3; t &= 7; t |= 8; print(u)",
+    "argmax_dim_tensor": "torch.ones(2, 3).argmax(torch.tensor(1), keepdim=True)",
+    "max_keepdim_without_dim": "torch.ones(2, 3).max(keepdim=True)",
+    "prod_dim_none": "torch.ones(2, 3).prod(dim=None)",
+    "cumprod_method_tuple": "torch.ones(2, 3).cumprod((0,))",
+    "log_softmax_dim_kw_tuple": "torch.ones(2, 3).log_softmax(dim=(0,))",
+    "count_nonzero_keepdim_only": "torch.ones(2, 3).count_nonzero(keepdim=True)",
+    "count_nonzero_function_keepdim": "torch.count_nonzero(torch.ones(2, 3), 0, keepdim=True)",
+    "copy_into_leaf_wrong_shape": "x = torch.ones(3, requires_grad=True); x.copy_(torch.zeros(2))",
+    "setitem_mask_of_leaf": "x = torch.ones(2, 2, requires_grad=True); x[[True]] = 0.",
+    "setitem_mask_of_view_of_leaf": "x = torch.ones(2, 2, requires_grad=True); x[0, [True]] = 0.",
+    "setitem_select_out_of_range_first": "x = torch.ones(2, 2, requires_grad=True); x[5, [0]] = 0.",
+    "isub_bool_on_view_of_leaf": "x = torch.ones(2, 2, requires_grad=True); y = x[0]; y -= False",
+    "add_overlap_on_view_of_leaf": "x = torch.ones(4, requires_grad=True); x[1:].add_(x[:3])",
+    "matmul_batched_sizes_before_dtype": "torch.ones(2, 2, 3) @ torch.ones(2, 4, 2, dtype=torch.float64)",
+    "matmul_folded_sizes_before_dtype": "torch.ones(2, 2, 3) @ torch.ones(4, 2, dtype=torch.float64)",
+    "matmul_vector_batch_folded_message": "torch.ones(4) @ torch.ones(2, 1, 3)",
+    "fill_none": "torch.ones(2).fill_(None)",
+    "fill_str_bool": "torch.ones(2, dtype=torch.bool).fill_('a')",
+    "pow_method_three_arguments": "torch.tensor([2.0]).pow(2, 3)",
+    "pow_method_no_argument": "torch.tensor([2.0]).pow()",
+    "mm_method_position": "torch.ones(2, 2).mm('a')",
+    "eq_method_invalid_combination": "torch.ones(2).eq('a')",
+    "remainder_method_invalid_combination": "torch.ones(2).remainder('a')",
 }
 
 TYPES = {
-    "int_mod_int32_0d": _case("r = -1 % torch.tensor(3, dtype=torch.int32); print(r, r.dtype)",
-                              "-1 % int32 tensor gives int64 (PyTorch int32)"),
+    "int_mod_int32_0d": "r = -1 % torch.tensor(3, dtype=torch.int32); print(r, r.dtype)",
     "int_mod_int32_1d": "r = -1 % torch.tensor([3], dtype=torch.int32); print(r, r.dtype)",
     "linspace_bool": "torch.linspace(0, 1, 3, dtype=torch.bool)",
+    "linspace_bool_one_step": "torch.linspace(0, 1, 1, dtype=torch.bool)",
+    "logspace_bool": "torch.logspace(0, 1, 3, dtype=torch.bool)",
+    "floordiv_int_0d_number_first": "r = -1 // torch.tensor(3, dtype=torch.int32); print(r, r.dtype)",
+    "remainder_uint8_0d_number_first": "r = -1 % torch.tensor(7, dtype=torch.uint8); print(r, r.dtype)",
+    "div_number_first_int32_0d": "r = torch.div(2, torch.tensor(3, dtype=torch.int32), rounding_mode='floor'); "
+                                 "print(r, r.dtype)",
 }
 
 MISSING = {
-    "median_all": _case("torch.median(torch.tensor([3.0, 1.0, 2.0, 4.0]))", "median is missing"),
-    "median_dim": _case("torch.tensor([[3.0, 1.0], [2.0, 5.0]]).median(1)", "median is missing"),
-    "median_keepdim_grad": _case("x = torch.tensor([[3.0, 1.0, 2.0]], requires_grad=True); m = x.median(-1, "
-                                 "keepdim=True); m.values.sum().backward(); print(m, x.grad)", "median is missing"),
-    "set_default_tensor_type": _case("torch.set_default_tensor_type(torch.DoubleTensor); print(torch.tensor([1.5]))",
-                                     "torch.set_default_tensor_type is missing"),
-    "deepcopy_keeps_view_sharing": _case(
-        "import copy; a = torch.arange(4.); d = copy.deepcopy([a, a[1:]]); d[1][0] = 100.; print(d[0], d[1])",
-        "copy.deepcopy does not keep view sharing between a base and its view in one container"),
+    "median_all": "torch.median(torch.tensor([3.0, 1.0, 2.0, 4.0]))",
+    "median_dim": "torch.tensor([[3.0, 1.0], [2.0, 5.0]]).median(1)",
+    "median_keepdim_grad": "x = torch.tensor([[3.0, 1.0, 2.0]], requires_grad=True); m = x.median(-1, keepdim=True); "
+                           "m.values.sum().backward(); print(m, x.grad)",
+    "median_ties_first_index": "torch.tensor([[2., 2., 1., 2.]]).median(1)",
+    "median_nan_first": "print(torch.tensor([[3.0, float('nan'), 1.0, float('nan')]]).median(1), "
+                        "torch.tensor([3.0, float('nan'), 1.0]).median())",
+    "median_backward_shared_by_ties": "x = torch.tensor([1., 2., 2., 3.], requires_grad=True); m = x.median(); "
+                                      "m.backward(); print(m, x.grad, m.grad_fn._saved_result)",
+    "median_empty": "print(torch.tensor([]).median(), torch.tensor([], dtype=torch.int32).median(), "
+                    "torch.ones(2, 0).median(0))",
+    "median_empty_dim": "torch.ones(2, 0).median(1)",
+    "median_0d": "x = torch.tensor(2.5, requires_grad=True); print(x.median(0), x.median())",
+    "median_int_transposed": "torch.manual_seed(0); x = torch.randint(0, 4, (5, 6)).t(); "
+                             "print(x.median(0), x.median(1))",
+    "median_bool": "torch.tensor([True, False]).median(0)",
+    "median_dim_none": "torch.ones(2, 3).median(None)",
+    "median_keepdim_without_dim": "torch.median(torch.ones(2, 3), keepdim=True)",
+    "median_tuple_dim_function": "torch.median(torch.ones(2, 3), (0,))",
+    "set_default_tensor_type": "torch.set_default_tensor_type(torch.DoubleTensor); print(torch.tensor([1.5]))",
+    "set_default_tensor_type_name": "torch.set_default_tensor_type('torch.HalfTensor'); print(torch.tensor([1.5]))",
+    "set_default_tensor_type_long": "torch.set_default_tensor_type(torch.LongTensor)",
+    "set_default_tensor_type_dtype": "torch.set_default_tensor_type(torch.float64)",
+    "set_default_tensor_type_cuda": "torch.set_default_tensor_type('torch.cuda.FloatTensor')",
+    "deepcopy_keeps_view_sharing": "import copy; a = torch.arange(4.); d = copy.deepcopy([a, a[1:]]); d[1][0] = 100.; "
+                                   "print(d[0], d[1])",
+    "deepcopy_view_first": "import copy; a = torch.arange(4.); d = copy.deepcopy([a[1:], a]); d[0][0] = 100.; "
+                           "print(d[0], d[1], d[0]._base is d[1], d[0].storage_offset())",
+    "deepcopy_transposed_view": "import copy; a = torch.arange(4.); d = copy.deepcopy([a, a.view(2, 2).t()]); "
+                                "d[1][0, 1] = -1; print(d[0], d[1], d[1].stride(), d[1].is_contiguous())",
+    "deepcopy_rows_of_one_tensor": "import copy; a = torch.arange(6.).view(2, 3); d = copy.deepcopy([a[0], a[1]]); "
+                                   "d[0][2] = -5; print(d, a)",
+    "deepcopy_view_of_leaf": "import copy; x = torch.ones(3, requires_grad=True); copy.deepcopy([x, x[1:]])",
 }
 
+_HASH = "print(hash(tuple(x.tolist())))"      # every bit of every value, in one line
 LAST_BITS = {
-    "add_alpha_fma": _case("torch.add(torch.tensor([0.12573022]), torch.tensor([0.32359472]), alpha=0.1).item()",
-                           "add with alpha rounds twice (PyTorch: one fused multiply-add)"),
-    "sub_alpha_fma": _case("torch.sub(torch.tensor([-0.13210486]), torch.tensor([1.1264654]), alpha=0.1).item()",
-                           "sub with alpha rounds twice (PyTorch: one fused multiply-add)"),
-    "sgd_style_add_": _case("w = torch.tensor([0.12573022]); w.add_(torch.tensor([0.32359472]), alpha=3); w.item()",
-                            "p.add_(g, alpha=-lr) rounds twice (PyTorch: one fused multiply-add)"),
-    "tanh_backward_fma": _case("x = torch.tensor([-0.5356693863868713, 0.9470809698104858], requires_grad=True); "
+    "add_alpha_fma": "torch.add(torch.tensor([0.12573022]), torch.tensor([0.32359472]), alpha=0.1).item()",
+    "sub_alpha_fma": "torch.sub(torch.tensor([-0.13210486]), torch.tensor([1.1264654]), alpha=0.1).item()",
+    "sgd_style_add_": "w = torch.tensor([0.12573022]); w.add_(torch.tensor([0.32359472]), alpha=3); w.item()",
+    "tanh_backward_fma": "x = torch.tensor([-0.5356693863868713, 0.9470809698104858], requires_grad=True); "
                                "x.tanh().sum().backward(); x.grad.tolist()",
-                               "tanh backward 1 - y*y rounds twice (PyTorch: one fused multiply-add)"),
-    "randn_16_values": _case("torch.manual_seed(0); torch.randn(16).tolist()",
-                             "randn of 16+ values: PyTorch's vectorised normal sampler differs in the last bits"),
-    "normal_1000x2": _case("torch.manual_seed(0); x = torch.normal(0, 1, (1000, 2)); print(hash(tuple(x.flatten()."
-                           "tolist())))", "normal of 16+ values: the vectorised sampler differs in the last bits"),
+    "randn_16_values": "torch.manual_seed(0); torch.randn(16).tolist()",
+    "normal_1000x2": "torch.manual_seed(0); x = torch.normal(0, 1, (1000, 2)); print(hash(tuple(x.flatten()."
+                           "tolist())))",
     "randn_15_values": "torch.manual_seed(0); torch.randn(15).tolist()",
+    "randn_15_float64": "torch.manual_seed(3); torch.randn(15, dtype=torch.float64).tolist()",
+    "randn_1000_float64": "torch.manual_seed(0); x = torch.randn(1000, dtype=torch.float64); " + _HASH,
+    "randn_17_float16": "torch.manual_seed(0); torch.randn(17, dtype=torch.float16).tolist()",
+    "randn_1000_float16": "torch.manual_seed(0); x = torch.randn(1000, dtype=torch.float16); " + _HASH,
+    "normal_mean_std_33": "torch.manual_seed(1); torch.empty(33).normal_(2.5, 0.7).tolist()",
+    "normal_small_mean_std": "torch.manual_seed(1); torch.empty(5, dtype=torch.float64).normal_(0.3, 0.1).tolist()",
+    "normal_tensor_std": "torch.manual_seed(2); torch.normal(torch.zeros(20), torch.arange(20.) / 7).tolist()",
+    "rand_float16_upper_bound": "torch.manual_seed(0); x = torch.rand(2000, dtype=torch.float16); "
+                                "print((x == 0).sum().item(), (x == 1).sum().item(), hash(tuple(x.tolist())))",
+    "uniform_float16_bounds": "torch.manual_seed(0); x = torch.empty(5000, dtype=torch.float16).uniform_(-1.3, 7.1); "
+                              + _HASH,
 }
 
 _POSITION = "a Python number where a tensor is required, method form: \"(position 2)\" (PyTorch: position 1)"
@@ -162,34 +276,34 @@ _GRAD_FN = "grad_fn names"
 _OVERLAP = "writing a tensor into itself through an index: PyTorch's overlap error"
 _EMPTY = "an empty tensor of a dtype the kernel lacks: PyTorch returns the empty result"
 FUZZ = {
-    "lshift_int": _fuzz("torch.tensor([1, 2]) << 1", "<< and >> are missing"),
-    "rshift_tensor": _fuzz("torch.tensor([8]) >> torch.tensor([2])", "<< and >> are missing"),
-    "maximum_number": _fuzz("torch.ones(2).maximum(1.0)", _POSITION),
-    "logical_and_number": _fuzz("torch.ones(2).logical_and(True)", _POSITION),
-    "isclose_number": _fuzz("torch.ones(2).isclose(1.0)", _POSITION),
-    "clamp_min_max_grad_fn": _fuzz("x = torch.ones(2, requires_grad=True); print(x.clamp_min(0).grad_fn.name(), "
-                                   "x.clamp_max(0).grad_fn.name())", _GRAD_FN + " (ClampMinBackward0, ...)"),
-    "rsub_grad_fn": _fuzz("x = torch.ones(2, requires_grad=True); torch.rsub(x, x).grad_fn.name()",
-                          _GRAD_FN + " (RsubBackward0)"),
+    "lshift_int": "torch.tensor([1, 2]) << 1",
+    "rshift_tensor": "torch.tensor([8]) >> torch.tensor([2])",
+    "maximum_number": "torch.ones(2).maximum(1.0)",
+    "logical_and_number": "torch.ones(2).logical_and(True)",
+    "isclose_number": "torch.ones(2).isclose(1.0)",
+    "clamp_min_max_grad_fn": "x = torch.ones(2, requires_grad=True); print(x.clamp_min(0).grad_fn.name(), "
+                                   "x.clamp_max(0).grad_fn.name())",
+    "rsub_grad_fn": "x = torch.ones(2, requires_grad=True); torch.rsub(x, x).grad_fn.name()",
     "inner_grad_fn": _fuzz("x = torch.ones(1, 3, requires_grad=True); torch.inner(x, torch.ones(3)).grad_fn.name()",
                            _GRAD_FN + " (inner: ViewBackward0)"),
     "matmul_2d_3d_grad_fn": _fuzz("x = torch.ones(1, 4, requires_grad=True); (x @ torch.ones(2, 4, 3)).grad_fn.name()",
                                   _GRAD_FN + " (matmul 2-D @ 3-D: TransposeBackward0)"),
     "matmul_1d_3d_grad_fn": "x = torch.ones(4, requires_grad=True); (x @ torch.ones(2, 4, 3)).grad_fn.name()",
-    "inner_dtype_message": _fuzz("torch.inner(torch.ones(3), torch.ones(3, dtype=torch.float64))",
-                                 "inner's dtype message"),
-    "linspace_int8": _fuzz("torch.linspace(0.0, 2.5, 6, dtype=torch.int8)",
-                           "linspace with an integer dtype: PyTorch casts the ends to the dtype first"),
-    "linspace_uint8_negative": _fuzz("torch.linspace(-1, 0, 6, dtype=torch.uint8)",
-                                     "linspace with an integer dtype: PyTorch casts the ends to the dtype first"),
-    "setitem_mask_self": _fuzz("t = torch.ones(3); t[t > 0] = t", _OVERLAP),
-    "setitem_list_self": _fuzz("t = torch.tensor([1]); t[[0, 0]] = t; t", _OVERLAP),
+    "inner_dtype_message": "torch.inner(torch.ones(3), torch.ones(3, dtype=torch.float64))",
+    "linspace_int8": "torch.linspace(0.0, 2.5, 6, dtype=torch.int8)",
+    "linspace_uint8_negative": "torch.linspace(-1, 0, 6, dtype=torch.uint8)",
+    "linspace_int32_truncated_ends": "torch.linspace(-2.7, 9.9, 7, dtype=torch.int32)",
+    "linspace_int8_end_overflow": "torch.linspace(300, 0, 3, dtype=torch.int8)",
+    "requires_grad_off_before_backward": "t = torch.tensor([2.0], requires_grad=True); v = t * t; "
+                                         "t.requires_grad_(False); v.sum().backward(); print(t.grad)",
+    "setitem_mask_self": "t = torch.ones(3); t[t > 0] = t",
+    "setitem_list_self": "t = torch.tensor([1]); t[[0, 0]] = t; t",
     "random_expanded": _fuzz("torch.zeros(3).expand(2, 3).random_(0, 10)",
                              "random_ on an expanded tensor: PyTorch's internal-overlap error"),
     "random_transposed": _fuzz("torch.manual_seed(0); t = torch.zeros(2, 2).t(); t.random_(5); t",
                                "random_ on a non-contiguous tensor fills in another order"),
-    "randn_empty_int": _fuzz("torch.randn(0, dtype=torch.int32)", _EMPTY),
-    "softmax_empty_int": _fuzz("torch.tensor([[]], dtype=torch.int16).softmax(-1)", _EMPTY),
+    "randn_empty_int": "torch.randn(0, dtype=torch.int32)",
+    "softmax_empty_int": "torch.tensor([[]], dtype=torch.int16).softmax(-1)",
     "sum_int_dtype_requires_grad": _fuzz("torch.ones(2, requires_grad=True).sum(dtype=torch.int64)",
                                          "sum(dtype=int64) of a tensor that requires grad: \"Autograd not support "
                                          "dtype\""),
@@ -197,19 +311,12 @@ FUZZ = {
                           "randint(dtype=torch.bool) with high > 2 is accepted"),
     "bmm_bool": _fuzz("torch.matmul(torch.ones(1, 3, dtype=torch.bool), torch.ones(1, 3, 1, dtype=torch.uint8))",
                       "batched matmul of bool tensors: PyTorch's \"bmm\" not implemented message"),
-    "roll_0d": _fuzz("torch.tensor(0).roll(1, 0)", "roll on a 0-d tensor: NumPy's AxisError"),
-    "true_divide_0d_wider_int": _fuzz("torch.true_divide(torch.tensor([[1]], dtype=torch.int8), torch.tensor(300))",
-                                      "true division by a 0-d tensor of a wider integer dtype: it wraps first "
-                                      "(0.0227 instead of 0.0033)"),
-    "div_0d_wider_int": _fuzz("torch.tensor([1], dtype=torch.int8) / torch.tensor(300)",
-                              "true division by a 0-d tensor of a wider integer dtype: it wraps first"),
-    "div_uint8_by_0d_int8": _fuzz("torch.tensor([0], dtype=torch.uint8) / torch.tensor(-2, dtype=torch.int8)",
-                                  "true division by a 0-d tensor of another integer dtype: cast to the tensor's dtype "
-                                  "first (-2 as uint8 gives 0. for PyTorch's -0.)"),
-    "inner_bool_message": _fuzz("torch.inner(torch.ones(1, 3, dtype=torch.bool), torch.tensor([True, True, False]))",
-                                "inner of bool tensors: PyTorch's \"dot\" not implemented message"),
-    "cumprod_float16_overflow_warns": _fuzz("torch.cumprod(torch.tensor([65504.0, 1.5], dtype=torch.float16), 0)",
-                                            "cumprod of float16 overflowing: NumPy's RuntimeWarning"),
+    "roll_0d": "torch.tensor(0).roll(1, 0)",
+    "true_divide_0d_wider_int": "torch.true_divide(torch.tensor([[1]], dtype=torch.int8), torch.tensor(300))",
+    "div_0d_wider_int": "torch.tensor([1], dtype=torch.int8) / torch.tensor(300)",
+    "div_uint8_by_0d_int8": "torch.tensor([0], dtype=torch.uint8) / torch.tensor(-2, dtype=torch.int8)",
+    "inner_bool_message": "torch.inner(torch.ones(1, 3, dtype=torch.bool), torch.tensor([True, True, False]))",
+    "cumprod_float16_overflow_warns": "torch.cumprod(torch.tensor([65504.0, 1.5], dtype=torch.float16), 0)",
     "cat_legacy_empty_requires_grad": _fuzz("t = torch.tensor([], requires_grad=True); "
                                             "torch.cat([torch.zeros(0, 2), t])",
                                             "cat skipping a legacy empty 1-D operand drops its requires_grad"),
@@ -219,7 +326,7 @@ FUZZ = {
     "stack_dim_before_sizes": _fuzz("torch.stack([torch.tensor(1.), torch.ones(2, 0)], 3)",
                                     "stack: PyTorch checks the dim before the sizes"),
     "norm_tuple_p": _fuzz("torch.ones(2).norm((2,))", "norm with a tuple p: another message"),
-    "pos_bool": _fuzz("+torch.tensor([True])", "unary + on a bool tensor is accepted"),
+    "pos_bool": "+torch.tensor([True])",
     "add_uint8_negative_alpha": _fuzz("torch.add(torch.tensor([127], dtype=torch.uint8), torch.tensor([1], "
                                       "dtype=torch.uint8), alpha=-1)",
                                       "a negative alpha with an unsigned tensor: NumPy's OverflowError"),
@@ -239,41 +346,83 @@ def test_same_as_pytorch(code):
 
 # ---------------------------------------------------------------- class paths
 
-_OBJECTS = {   # what type() of each prints, in one rule for every public class
+_OBJECTS = {   # what type() of each prints: course_lib's rule (README.md, "Class names")
     "Tensor": "torch.ones(1)",
     "Parameter": "torch.nn.Parameter(torch.ones(1))",
     "device": "torch.device('cpu')",
     "dtype": "torch.float32",
     "Size": "torch.Size([2])",
+    "finfo": "torch.finfo(torch.float32)",
+    "iinfo": "torch.iinfo(torch.int8)",
+    "Generator": "torch.Generator()",
+    "FloatTensor": "torch.ones(1)",                       # (replaced below: the legacy type itself)
     "Linear": "torch.nn.Linear(1, 1)",
+    "Sequential": "torch.nn.Sequential()",
+    "ReLU": "torch.nn.ReLU()",
+    "Tanh": "torch.nn.Tanh()",
+    "MSELoss": "torch.nn.MSELoss()",
+    "CrossEntropyLoss": "torch.nn.CrossEntropyLoss()",
+    "Dropout": "torch.nn.Dropout()",
+    "Flatten": "torch.nn.Flatten()",
     "SGD": "torch.optim.SGD([torch.nn.Parameter(torch.ones(1))], lr=0.1)",
+    "AdamW": "torch.optim.AdamW([torch.nn.Parameter(torch.ones(1))])",
+    "TensorDataset": "torch.utils.data.TensorDataset(torch.ones(2))",
+    "DataLoader": "torch.utils.data.DataLoader(torch.utils.data.TensorDataset(torch.ones(2)))",
+    "RandomSampler": "torch.utils.data.RandomSampler(range(2))",
+    "Normal": "torch.distributions.Normal(0.0, 1.0)",
     "no_grad": "torch.no_grad()",
+    "enable_grad": "torch.enable_grad()",
     "set_grad_enabled": "torch.set_grad_enabled(True)",
+    "inference_mode": "torch.inference_mode()",
+    "detect_anomaly": "torch.autograd.detect_anomaly()",
     "return_types.max": "torch.ones(2).max(0)",
+    "return_types.median": "torch.ones(2).median(0)",
 }
 
 
 def _class_paths(engine):
-    return {name: type(eval(src, {"torch": engine})).__module__ + "." + type(eval(src, {"torch": engine})).__name__
-            for name, src in _OBJECTS.items()}
+    import warnings
+
+    def path(name, src):
+        t = type(eval(src, {"torch": engine})) if name != "FloatTensor" else engine.FloatTensor
+        return t.__module__ + "." + t.__qualname__
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # (detect_anomaly() warns that it slows things down)
+        return {name: path(name, src) for name, src in _OBJECTS.items()}
 
 
-@_xfail("class paths: type(p) of a parameter prints course_lib.nn.parameter.Parameter, a device torch.device; "
-        "one rule for every public class")
 def test_class_paths_follow_one_rule():
-    """Either every public class prints as PyTorch's (``torch.nn.parameter.Parameter``) or every one as course_lib's
-    (``course_lib.nn.parameter.Parameter``), with the rest of the path as PyTorch's."""
+    """Every public class prints as ``course_lib.`` followed by the rest of PyTorch's path
+    (``course_lib.nn.modules.linear.Linear`` for ``torch.nn.modules.linear.Linear``), and is importable there."""
+    import importlib
+    import pickle
     ours, theirs = _class_paths(course_lib), _class_paths(torch)
-    prefixes = {path.split(".")[0] for path in ours.values()}
-    assert len(prefixes) == 1, ours
-    prefix = prefixes.pop()
-    assert {k: v.split(".", 1)[1] for k, v in ours.items()} == \
-        {k: v.split(".", 1)[1] for k, v in theirs.items()} if prefix == "course_lib" else ours == theirs
+    assert ours == {k: "course_lib" + v[len("torch"):] for k, v in theirs.items()}
+    for name, path in ours.items():
+        module, _, qualname = path.rpartition(".")
+        if name not in ("Generator", "inference_mode", "detect_anomaly"):
+            assert getattr(importlib.import_module(module), qualname).__qualname__ == qualname
+    layer = pickle.loads(pickle.dumps(course_lib.nn.Linear(1, 1)))
+    assert type(layer) is course_lib.nn.Linear and repr(type(layer)) == "<class 'course_lib.nn.modules.linear.Linear'>"
 
 
-@_xfail("class paths: repr of set_grad_enabled(False) is an object repr with course_lib's path")
+def test_class_paths_in_messages_and_reprs_stay_pytorchs():
+    """What PyTorch writes out (reprs it defines, its messages naming its types) is PyTorch's text; Python's default
+    object repr shows the class path, which the differential tests read by the rule."""
+    for code in ("torch.set_grad_enabled(False)",
+                 "torch.ones(2).max(0)",
+                 "x = torch.ones(1); x.shape[0] = 2",
+                 "torch.float32()",
+                 "torch.zeros(2, dtype='a')",
+                 "torch.ones(2).fill_(torch.float32)",
+                 "print(type(torch.ones(2).shape), torch.FloatTensor, type(torch.FloatTensor))",
+                 "print(repr(torch.no_grad()).split(' object at ')[0])"):
+        assert_same(code)
+
+
 def test_set_grad_enabled_repr():
     assert_same("torch.set_grad_enabled(False)")
+    assert_same("print(torch.set_grad_enabled(True), torch.set_grad_enabled(False))")
 
 
 # ---------------------------------------------------------------- threads
@@ -332,12 +481,33 @@ def _train_separate_graphs(engine, i, barrier):
     return log, w.tolist()
 
 
-@_xfail("threads: grad mode is one process-wide flag that backward() switches off, so a thread building its graph "
-        "while another is in backward records nothing")
+class _Alone:
+    """A barrier for a thread that runs by itself."""
+
+    def wait(self):
+        return 0
+
+
+def _close(a, b):
+    """The same structure, equal flags, numbers within 1e-5 (PyTorch's mv backward adds in its BLAS's order, so the
+    last bits of a loss can differ: README.md, "Last-bit differences")."""
+    if isinstance(a, (list, tuple)):
+        return isinstance(b, (list, tuple)) and len(a) == len(b) and all(_close(x, y) for x, y in zip(a, b))
+    if isinstance(a, float) and isinstance(b, float):
+        return abs(a - b) <= 1e-5 * max(1.0, abs(a))
+    return a == b
+
+
 def test_eight_threads_train_separate_graphs():
+    """Grad mode is per thread and backward() switches it off only in its own thread: 8 threads, each training its
+    own parameters while others are inside backward, record their graphs and get exactly what each gets alone."""
     expected = _run_threads(torch, 8, _train_separate_graphs)
     assert all(not isinstance(r[0], str) for r in expected), expected     # PyTorch itself runs them all
-    assert _run_threads(course_lib, 8, _train_separate_graphs) == expected
+    together = _run_threads(course_lib, 8, _train_separate_graphs)
+    alone = [_train_separate_graphs(course_lib, i, _Alone()) for i in range(8)]
+    assert together == alone
+    assert all((True, True) in log for log, _ in together)               # graphs recorded while others ran backward
+    assert _close(together, expected), (together, expected)
 
 
 def _no_grad_in_one_thread(engine, i, barrier):

@@ -24,13 +24,15 @@ import course_lib
 
 torch = pytest.importorskip("torch")
 
-_CLASS_PATH = re.compile(r"<class '[A-Za-z_][\w.]*\.Tensor'>")
+_CLASS_PATH = re.compile(r"<(class ')?course_lib\.")     # course_lib's rule for class paths (README: Class names)
 _PERMUTE_PREFIX = re.compile(r"^permute\(sparse_coo\): ")
 
 
 def _normalize(text):
-    """The conformance runner's normalisations: the tensor class path and torch's sparse-dispatch prefix."""
-    return _PERMUTE_PREFIX.sub("permute(): ", _CLASS_PATH.sub("<class 'torch.Tensor'>", text))
+    """The conformance runner's normalisations: class paths (``<class 'course_lib.nn.modules.linear.Linear'>`` and
+    ``<course_lib.autograd.grad_mode.no_grad object at ...>`` read as PyTorch's: README.md, "Class names") and torch's
+    sparse-dispatch prefix."""
+    return _PERMUTE_PREFIX.sub("permute(): ", _CLASS_PATH.sub(r"<\1torch.", text))
 
 
 def _reset(engine):

@@ -22,3 +22,11 @@ class set_grad_enabled(_core.set_grad_enabled):
             raise TypeError(f"set_grad_enabled(): argument 'enabled' (position 1) must be bool, not "
                             f"{type(mode).__name__}")
         super().__init__(mode)
+
+    def __repr__(self):                       # PyTorch's text (README.md, "Class names")
+        return f"torch.autograd.grad_mode.set_grad_enabled(mode={self.mode})"
+
+
+# The classes of core/ and torch_compat/ print under PyTorch's module path, course_lib in front (README.md, "Class
+# names"): type(torch.no_grad()) is <class 'course_lib.autograd.grad_mode.no_grad'>.
+no_grad.__module__ = enable_grad.__module__ = inference_mode.__module__ = __name__

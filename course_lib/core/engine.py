@@ -164,10 +164,10 @@ class _Pass:
 
     def run_node(self, node, grads):
         """Run one ready node on the gradients of its outputs; return one gradient per edge."""
-        if node.__class__ is AccumulateGrad:
+        if node.__class__ is AccumulateGrad:     # (a leaf whose requires_grad was turned off since gets nothing)
             if node._pre_hooks:                  # a node's own hooks run around the accumulation too
                 grads = _call_node_hooks(node._pre_hooks, self.shared, grads)
-            if grads[0] is not None:
+            if grads[0] is not None and node.variable._requires_grad:
                 node.variable._accumulate_grad(grads[0], shared=id(grads[0]) in self.shared)
             if node._hooks:
                 _call_node_hooks(node._hooks, self.shared, (), grads)

@@ -153,7 +153,8 @@ class AccumulateGrad(Node):
         return "torch::autograd::AccumulateGrad"
 
     def apply(self, grad):
-        self.variable._accumulate_grad(grad)
+        if self.variable._requires_grad:
+            self.variable._accumulate_grad(grad)
         return ()
 
 

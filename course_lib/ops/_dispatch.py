@@ -175,16 +175,27 @@ def binary(op, name, a, b, params=None):
         if x.shape != y.shape:
             broadcast_shape(x.shape, y.shape)
         if x.dtype is not y.dtype or x.__class__ is not y.__class__:
+            if x.dtype is _F16 and y.ndim == 0 and op in _OPMATH and x.ndim and y.__class__ is x.__class__ is _ndarray:
+                return _half_with_scalar(op, a, b, params)
             x, y = align(a, b)
     elif op.scalar_op is not None:
         return binary_scalar(op.scalar_op, name, a, b, params)
     elif b.__class__ is float and x.dtype.kind == "f":          # the usual float tensor <op> Python float
+        if x.dtype is _F16 and op in _OPMATH and x.__class__ is _ndarray:
+            return _half_with_scalar(op, a, b, params)
         y, other = x.dtype.type(b), NUMBER
+    elif x.dtype is _F16 and op in _OPMATH and is_number(b) and b.__class__ is not bool and x.__class__ is _ndarray:
+        if b.__class__ is int:
+            make_scalar(b, x.dtype)              # a Python int too big for PyTorch's Scalar raises its error
+        return _half_with_scalar(op, a, b, params)
     else:
         x, y, other = _operands(name, a, b)
     if op.int_to_float and x.dtype.kind != "f":
+        # each operand goes to the default float from its own dtype (PyTorch's promote_integer_inputs_to_float):
+        # int8 / a 0-d int64 300 divides by 300., not by 300 wrapped to int8; uint8 / -1 divides by -1.0
         f = _default_float()
-        x, y = x.astype(f), (y.astype(f) if other is not NUMBER else f.type(b))   # uint8 / -1 divides by -1.0
+        x = a._data.astype(f) if a._data.__class__ is x.__class__ else x.astype(f)
+        y = f.type(b) if other is NUMBER else b._data.astype(f) if b._data.__class__ is y.__class__ else y.astype(f)
     ufunc = op.ufunc
     maybe_recorded = state.enabled and (a._requires_grad or other._requires_grad or a._base is not None
                                         or other._base is not None)
@@ -201,6 +212,31 @@ def binary(op, name, a, b, params=None):
         r = record(op, (a, other), (x, y), params)
     if other is NUMBER and r._grad_fn is not None:
         r._grad_fn._wrapped_other = b        # grad_fn._saved_other shows it as PyTorch does
+    return r
+
+
+_OPMATH = set()     # the ops whose PyTorch kernel has the "reduced float with a scalar" path (* and /)
+
+
+def opmath_scalar(*ops):
+    """Mark ``ops`` as computing ``float16 tensor <op> 0-d operand`` as PyTorch's CPU kernels do (``mul_kernel``,
+    ``div_true_kernel``: ``iter.is_scalar(2)`` and a reduced floating dtype): the 0-d operand, a Python number or a
+    0-d tensor of another dtype, is read as a float32 number (not rounded to float16 first), the operation runs in
+    float32 and its result is rounded to float16 once."""
+    _OPMATH.update(ops)
+
+
+def _half_with_scalar(op, a, b, params):
+    """``a <op> b`` for a float16 tensor ``a`` and a 0-d operand ``b`` of another type (see ``opmath_scalar``).  The
+    node is the op's own; its saved operand is the float32 number, so backward multiplies in float32 too."""
+    if isinstance(b, Tensor):
+        y, other = b._data.astype(np.float32), b
+    else:
+        y, other = np.asarray(b, np.float32), NUMBER
+    r = record(op, (a, other), (a._data.astype(np.float32), y), params)
+    r._data = r._data.astype(_F16)
+    if other is NUMBER and r._grad_fn is not None:
+        r._grad_fn._wrapped_other = b
     return r
 
 
@@ -317,6 +353,8 @@ def inplace(op, name, t, other=None, params=None, unary_op=False):
             op.ufunc(x, y, out=x)
             t._bump()
             return t
+        if t._requires_grad:                 # autograd's in-place check before the kernel's overlap check
+            check_inplace(t, recording(t, other), overlap=False)
         check_no_partial_overlap(x, y)
     elif not is_number(other):
         raise _type_error(name, other)

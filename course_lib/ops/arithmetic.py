@@ -18,6 +18,7 @@ from ..core.ops import Add, Div, Mul, Sub
 from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import Signature, parse, tensor_expected, wrong_arguments
+from ..torch_compat.fma import fused
 from ..torch_compat.layouts import elementwise_result
 from ..torch_compat.names import type_name
 from ..torch_compat.opmath import precise
@@ -28,7 +29,9 @@ __all__ = ["add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_d
            "remainder", "fmod", "pow", "neg", "negative", "rsub", "reciprocal",
            "eq", "ne", "lt", "le", "gt", "ge", "equal", "allclose", "isclose",
            "logical_not", "logical_and", "logical_or", "logical_xor",
-           "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "maximum", "minimum", "square"]
+           "bitwise_not", "bitwise_and", "bitwise_or", "bitwise_xor", "bitwise_left_shift", "bitwise_right_shift",
+           "positive",
+           "maximum", "minimum", "square"]
 
 
 # ---------------------------------------------------------------------------
@@ -72,6 +75,54 @@ def _check_integer_division(a, b, kernel):
         raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'Bool\'')
     if a.size and np.size(b) and np.any(b == 0):
         raise RuntimeError("ZeroDivisionError")
+
+
+def _alpha_of(a, alpha):
+    """``alpha`` as the kernel holds it: a number of ``a``'s dtype (float16 too: ``alpha.to<scalar_t>()``)."""
+    return a.dtype.type(alpha) if a.dtype == np.float16 else alpha
+
+
+class AddAlpha(Add):
+    """``add(a, b, alpha=...)`` with ``alpha != 1``: for floats ``a + alpha * b`` rounded once, as PyTorch's kernel
+    computes it (``vec::fmadd(b, alpha, a)``); the node is ``Add``'s."""
+
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        if a.dtype.kind != "f":
+            return (a + b * alpha).astype(a.dtype, copy=False)
+        return fused(b, _alpha_of(a, alpha), a, a.dtype)
+
+
+class SubAlpha(Sub):
+    """``sub(a, b, alpha=...)`` with ``alpha != 1``: PyTorch's ``add(a, b, alpha=-alpha)``, one rounding for floats."""
+
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        if a.dtype.kind != "f":
+            return a - b * alpha
+        return fused(b, -_alpha_of(a, alpha), a, a.dtype)
+
+
+WITH_ALPHA = {Add: AddAlpha, Sub: SubAlpha}     # the op that computes ``add``/``sub`` with an ``alpha``
+D.opmath_scalar(Mul, Div)        # (add and sub round the number to float16 first, as PyTorch's add kernel does)
+
+
+class RsubTensor(Elementwise):
+    """``rsub(input, other)`` of two tensors: ``other - alpha * input`` (one rounding for floats, as PyTorch's
+    ``sub(other, input, alpha)``), recorded as ``RsubBackward0`` with ``input``'s edge first."""
+
+    node_name = "RsubBackward0"
+
+    def forward(ctx, a, b, alpha=1):
+        ctx.alpha = alpha
+        if alpha == 1:
+            return b - a
+        if a.dtype.kind != "f":
+            return b - a * alpha
+        return fused(a, -_alpha_of(a, alpha), b, a.dtype)
+
+    def backward(ctx, grad):
+        return (-grad if ctx.alpha == 1 else grad * -ctx.alpha), grad
 
 
 class Rsub(Elementwise):
@@ -420,6 +471,28 @@ def _bitwise(name, fn, torch_name):
     return type(name, (Elementwise,), {"forward": staticmethod(forward)})
 
 
+def _shift(name, kernel, left):
+    """``a << b`` / ``a >> b`` for integer tensors as PyTorch's kernels compute them: a shift by a negative
+    amount or by the width of the type or more gives 0 (``<<``) or the sign (``>>``), where C (and NumPy) leave
+    it undefined."""
+    def forward(ctx, a, b):
+        if a.dtype.kind not in "iu":
+            short = _dtype._BY_NUMPY[a.dtype]._short_name
+            raise NotImplementedError(f'"{kernel}_cpu" not implemented for \'{short}\'')
+        xp = _xp(a)
+        amount = b.astype(a.dtype.str.replace("u", "i"), copy=False)       # the amount read as signed
+        limit = a.dtype.itemsize * 8 - (not left and a.dtype.kind == "i")
+        outside = (amount < 0) | (amount >= limit)
+        unsigned = np.dtype(a.dtype.str.replace("i", "u"))
+        if left:
+            out = xp.left_shift(a.view(unsigned), xp.where(outside, 0, b).astype(unsigned)).view(a.dtype)
+            return xp.where(outside, a.dtype.type(0), out)
+        return xp.right_shift(a, xp.where(outside, limit, b).astype(a.dtype))
+    return type(name, (Elementwise,), {"forward": staticmethod(forward)})
+
+
+LeftShift = _shift("LeftShift", "lshift", True)
+RightShift = _shift("RightShift", "rshift", False)
 BitwiseAnd = _bitwise("BitwiseAnd", lambda a, b: a & b, "bitwise_and")
 BitwiseOr = _bitwise("BitwiseOr", lambda a, b: a | b, "bitwise_or")
 BitwiseXor = _bitwise("BitwiseXor", lambda a, b: a ^ b, "bitwise_xor")
@@ -499,7 +572,9 @@ def add(input, other, *extra, alpha=1, out=None):
         input, other = _swap_number(input, other, "add")
     if alpha.__class__ is not int or alpha != 1:       # (add has nothing to check without alpha)
         check_operands("add", input, other, alpha)
-    return D.binary(Add, "add", input, other, {"alpha": alpha} if alpha != 1 else None)
+    if alpha != 1:
+        return D.binary(AddAlpha, "add", input, other, {"alpha": alpha})
+    return D.binary(Add, "add", input, other)
 
 
 def sub(input, other, *extra, alpha=1, out=None):
@@ -517,7 +592,9 @@ def sub(input, other, *extra, alpha=1, out=None):
             return sub(_both_numbers(input, other, "sub"), other, alpha=alpha)
         return rsub(other, input, alpha=alpha)
     check_operands("sub", input, other, alpha)
-    return D.binary(Sub, "sub", input, other, {"alpha": alpha} if alpha != 1 else None)
+    if alpha != 1:
+        return D.binary(SubAlpha, "sub", input, other, {"alpha": alpha})
+    return D.binary(Sub, "sub", input, other)
 
 
 subtract = sub
@@ -528,7 +605,8 @@ def rsub(input, other, *, alpha=1):
     if not isinstance(input, Tensor):
         raise wrong_arguments("rsub", input, other)
     if isinstance(other, Tensor):
-        return sub(other, input, alpha=alpha)
+        check_operands("sub", other, input, alpha)
+        return D.binary(RsubTensor, "rsub", input, other, {"alpha": alpha} if alpha != 1 else None)
     check_operands("sub", input, other)
     x = input._data
     dt = D.scalar_dtype(x.dtype, other)
@@ -548,8 +626,6 @@ def mul(input, other, *, out=None):
         return D.write_out(out, mul(input, other), "mul", (input, other))
     if not isinstance(input, Tensor):
         input, other = _swap_number(input, other, "mul")
-    if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
-        return mul(input.float(), other).half()
     return D.binary(Mul, "mul", input, other)
 
 
@@ -571,10 +647,10 @@ def div(input, other, *, rounding_mode=None, out=None):
         return D.write_out(out, div(input, other, rounding_mode=rounding_mode), "div", (input, other))
     if not isinstance(input, Tensor):
         input = _number_tensor(input, other, "div")
-    if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
-        return div(input.float(), other, rounding_mode=rounding_mode).half()
     if rounding_mode is None:
         return D.binary(Div, "div", input, other)
+    if other.__class__ in _PYTHON_NUMBERS and _in_float32(input):
+        return div(input.float(), other, rounding_mode=rounding_mode).half()
     if rounding_mode not in ("floor", "trunc"):
         raise RuntimeError(f"div expected rounding_mode to be one of None, 'trunc', or 'floor' but found "
                            f"'{rounding_mode}'")
@@ -627,7 +703,7 @@ def fmod(input, other):
     return D.binary(Fmod, "fmod", input, other)
 
 
-def pow(input, exponent, *, out=None):
+def pow(input, exponent, *extra, out=None):
     """``input ** exponent`` element-wise. Mirrors ``torch.pow``.
 
     A number exponent records ``PowBackward0``, a tensor exponent
@@ -635,7 +711,10 @@ def pow(input, exponent, *, out=None):
 
     Raises:
         RuntimeError: integers to negative integer powers.
+        TypeError: arguments that fit none of PyTorch's overloads (``pow(t, 2, 3)``), with its message.
     """
+    if extra:
+        raise wrong_arguments("pow", input, exponent, *extra)
     if out is not None:
         return D.write_out(out, pow(input, exponent), "pow", (input, exponent))
     if not isinstance(input, Tensor):
@@ -657,6 +736,19 @@ def pow(input, exponent, *, out=None):
         return D.wrap(x | (not exponent))
     return D.record(Pow, (input,), (x,), {"exponent": D.make_scalar(exponent, dt) if dt.kind == "f" else int(exponent),
                                          "given": exponent})
+
+
+def pow_method(self, *args, **kwargs):
+    """``Tensor.pow(exponent)``: ``pow(self, exponent)``, with the method's own message for other arguments."""
+    if len(args) == 1 and not kwargs:
+        return pow(self, args[0])
+    if not args and kwargs.keys() == {"exponent"}:
+        return pow(self, kwargs["exponent"])
+    from ..torch_compat.arguments import Signature, invalid_arguments
+    raise invalid_arguments("pow", (Signature("(Tensor exponent)"), Signature("(Number exponent)")), args, kwargs)
+
+
+pow_method.__name__ = pow_method.__qualname__ = "pow"
 
 
 def _rpow(exponent, base):
@@ -683,6 +775,19 @@ def neg(input, *, out=None):
 negative = neg
 D.refuse(Neg, "b", RuntimeError, "Negation, the `-` operator, on a bool tensor is not supported. If you are trying "
                                  "to invert a mask, use the `~` or `logical_not()` operator instead.")
+
+
+def positive(input):
+    """``+input``: the tensor itself. Mirrors ``torch.positive``.
+
+    Raises:
+        RuntimeError: a bool tensor (PyTorch's message). TypeError: not a tensor.
+    """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("positive", input)
+    if input._data.dtype.kind == "b":
+        raise RuntimeError("The `+` operator, on a bool tensor is not supported.")
+    return input
 
 
 def reciprocal(input):
@@ -840,6 +945,30 @@ def invert(input):
     return bitwise_not(input)
 
 
+def bitwise_left_shift(input, other):
+    """``input << other`` for integer tensors (0 for a negative shift or one past the type's width).
+    Mirrors ``torch.bitwise_left_shift``.
+
+    Raises:
+        NotImplementedError: a bool or floating result dtype (PyTorch's ``"lshift_cpu" not implemented``).
+    """
+    if not isinstance(input, Tensor):
+        input = _number_tensor(input, other)
+    return D.binary(LeftShift, "bitwise_left_shift", input, other)
+
+
+def bitwise_right_shift(input, other):
+    """``input >> other`` for integer tensors (arithmetic for signed types; a negative shift or one past the
+    type's width gives the sign). Mirrors ``torch.bitwise_right_shift``.
+
+    Raises:
+        NotImplementedError: a bool or floating result dtype (``"rshift_cpu" not implemented``).
+    """
+    if not isinstance(input, Tensor):
+        input = _number_tensor(input, other)
+    return D.binary(RightShift, "bitwise_right_shift", input, other)
+
+
 def bitwise_and(input, other):
     """``input & other`` for bool and integer tensors. Mirrors ``torch.bitwise_and``."""
     return D.binary(BitwiseAnd, "bitwise_and", input, other)
@@ -879,7 +1008,14 @@ def _number_tensor(number, like, name=None):
         if name is not None:
             return _both_numbers(number, like, name)
         raise TypeError(f"expected Tensor as element 0 in argument 0, but got {type(number).__name__}")
-    return number_tensor(number, like)
+    if not D.is_number(number) or isinstance(number, np.ndarray):
+        return number_tensor(number, like)
+    # PyTorch's "wrapped number": it takes the tensor's dtype where it may (-1 % int32 tensor is int32, also 0-d)
+    t = number_tensor(number, like)
+    dt = D.scalar_dtype(like._data.dtype, number)
+    if t._data.dtype != dt:
+        t._data = t._data.astype(dt)
+    return t
 
 
 def _both_numbers(a, b, name):

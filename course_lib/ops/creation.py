@@ -525,6 +525,8 @@ def full(size=_MISSING, fill_value=_MISSING, *, out=None, dtype=None, layout=Non
         args = tuple(a for a in (size, fill_value) if a is not _MISSING)
         kwargs = {} if size is not _MISSING or fill_value is _MISSING else {"fill_value": fill_value}
         raise invalid_arguments("full", _FULL, args[:len(args) - len(kwargs)], kwargs)
+    if fill_value.__class__ is int and not -2 ** 63 <= fill_value < 2 ** 64:     # PyTorch's Scalar refuses it
+        raise OverflowError("int too big to convert" if fill_value > 0 else "can't convert negative int to unsigned")
     shape = parse_size((size,), "full", _FULL, negative=out is None)
     if out is not None:
         check_out("full", out)
@@ -816,11 +818,21 @@ def _linspace_values(start, end, steps, dt):
             step = (e - s) / (steps - 1)
             return np.where(i < halfway, fma(step, i, s), fma(-step, steps - i - 1, e))
         step = float(cast((cast(e) - cast(s)) / cast(steps - 1)))
+        if dt.itemsize == 2:                # float16: PyTorch's Half arithmetic rounds after each operation
+            h = np.float16
+            first = h(s) + (h(step) * i.astype(h)).astype(h)
+            last = h(e) - (h(step) * (steps - i - 1).astype(h)).astype(h)
+            return np.where(i < halfway, first, last).astype(h)
         values = np.where(i < halfway, s + step * i, e - step * (steps - i - 1))
         return values.astype(dt.numpy_dtype)
-    step = (float(end) - float(start)) / (steps - 1)
-    values = np.where(i < halfway, start + step * i, end - step * (steps - i - 1))
-    return values.astype(np.int64).astype(dt.numpy_dtype)
+    if dt._kind == "b":
+        raise NotImplementedError("\"linspace_cpu\" not implemented for 'Bool'")
+    # integers: the ends become numbers of the dtype first (2.5 is 2 in int8, -1 is 255 in uint8), the step and
+    # each value are computed in double (one fused multiply-add) and truncated, as PyTorch's kernel does
+    s, e = (float(np.array(int(_dtype.checked_value(v, dt, scalar=True))).astype(dt.numpy_dtype)) for v in (start, end))
+    step = (e - s) / (steps - 1)
+    values = np.where(i < halfway, fma(step, i, s), fma(-step, steps - i - 1, e))
+    return np.trunc(values).astype(np.int64).astype(dt.numpy_dtype)
 
 
 def logspace(start, end, steps, base=10.0, *, dtype=None, device=None, requires_grad=False):

@@ -539,7 +539,7 @@ def setitem(self, index, value):
     else:
         sliced, indices = _apply_slicing(self, _as_tuple(index))
         if indices:
-            _index_put(sliced, indices, V.view(v, _without_leading_ones(v._data.shape)))
+            _index_put(sliced, indices, V.view(v, _without_leading_ones(v._data.shape)), same=v is sliced)
         else:
             _copy_to(sliced, v)
 
@@ -579,10 +579,28 @@ def _copy_to(dst, src):
     dst._bump()
 
 
-def _index_put(dst, indices, src):
-    """PyTorch's ``dst.index_put_(indices, src)`` for ``dst[advanced index] = src``."""
+def _overlapping(x, v):
+    """Whether arrays ``x`` and ``v`` overlap as PyTorch's ``assert_no_overlap`` sees it: both dense in memory and
+    their memory ranges intersecting (other layouts it cannot tell, and lets pass)."""
+    if x.__class__ is not np.ndarray or v.__class__ is not np.ndarray or not v.size or not x.size:
+        return False
+    dense = all(a.flags.c_contiguous or a.flags.f_contiguous for a in (x, v))
+    return dense and np.may_share_memory(x, v)
+
+
+def _index_put(dst, indices, src, same=False):
+    """PyTorch's ``dst.index_put_(indices, src)`` for ``dst[advanced index] = src`` (``same``: ``src`` stands for
+    ``dst`` itself): the in-place checks of autograd (a leaf that requires grad) first, then the kernel's (overlapping
+    memory, the indices, the value's shape and dtype)."""
     x = dst._data
     v = src._data
+    rec = D.recording(dst, src)
+    D.check_inplace(dst, rec, overlap=False)
+    one_mask = v.size == 1 and sum(t is not None for t in indices) == 1 and \
+        next(t for t in indices if t is not None)._data.dtype in _MASK_DTYPES
+    if not one_mask and (same or _overlapping(x, v)):      # (the tensor itself: even empty, as in PyTorch)
+        raise RuntimeError("unsupported operation: some elements of the input tensor and the written-to tensor refer "
+                           "to a single memory location. Please clone() the tensor before performing the operation.")
 
     def check_value(target):
         if len(v.shape) > len(target) or any(a != 1 and a != b for a, b in zip(v.shape[::-1], target[::-1])):
@@ -593,16 +611,12 @@ def _index_put(dst, indices, src):
                                f"{dst.dtype._short_name} for the destination and {src.dtype._short_name} for the "
                                "source.")
 
-    one_mask = v.size == 1 and sum(t is not None for t in indices) == 1 and \
-        next(t for t in indices if t is not None)._data.dtype in _MASK_DTYPES
     # (one value for one mask is a masked_fill_: any dtype will do)
     key = _index_key(x, indices, None if one_mask else check_value)
     if v.__class__ is not x.__class__:
         v = backend_of(x).asarray(to_numpy(v))
     if x.size > 1 and any(st == 0 and n > 1 for n, st in zip(x.shape, x.strides)):
         warnings.warn(EXPANDED_INDEX_PUT_WARNING, UserWarning, stacklevel=4)
-    rec = D.recording(dst, src)
-    D.check_inplace(dst, rec, overlap=False)
     if rec:
         D.inplace_record(IndexPut, dst, (dst, src), (x, v.astype(x.dtype, copy=False)), {"key": key})
         return

@@ -21,7 +21,7 @@ import numpy as np
 
 from ..core.backend import backend_of
 from ..core.graph import Op
-from ..core.layout import broadcast_shape
+from ..core.layout import broadcast_shape, element_strides
 from ..core.ops import Mm
 from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
@@ -49,7 +49,8 @@ class Dot(Op):
     def forward(ctx, a, b):
         need_a, need_b = ctx.needs_input_grad or (False, False)
         ctx.save_for_backward(a if need_b else None, b if need_a else None)
-        return D.as_array(backend_of(a).dot(a, b))
+        # + 0: PyTorch's dot adds the products to a sum that starts at +0., so [-0.] . [1.] is 0. (NumPy: -0.)
+        return D.as_array(backend_of(a).dot(a, b) + a.dtype.type(0))
 
     def backward(ctx, grad):
         a, b = ctx.saved_tensors
@@ -234,14 +235,8 @@ def matmul(input, other, *, out=None):
         return mv(input, other)
     if d1 == 2 and d2 == 2:
         return mm(input, other)
-    if d1 == 1 and d2 == 2:
-        if other._data.dtype != input._data.dtype:
-            raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(input._data)} != "
-                               f"{_c_name(other._data)}")
+    if d1 == 1 and d2 == 2:                  # (mm checks the shapes, then the dtypes)
         return V.view_op(V.SqueezeMatmul, mm(V.unsqueeze(input, 0), other), {"axes": (0,)})
-    if d2 == 2 and other._data.dtype != input._data.dtype:
-        raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(input._data)} != "
-                           f"{_c_name(other._data)}")
     if d1 >= 3 and d2 <= 2:
         # fold the batch dimensions of `input` into the rows of one matrix
         batch = input._data.shape[:-1]
@@ -254,20 +249,34 @@ def matmul(input, other, *, out=None):
     return _batched_matmul(input, other)
 
 
+def _folds_transposed(b):
+    """Whether PyTorch's matmul (``should_fold``) computes ``vector @ b`` as ``b.mT`` viewed as one matrix times the
+    vector: when ``b.mT``'s leading dims can be merged without a copy (or ``b`` is empty)."""
+    x = b._data
+    if x.size == 0:
+        return True
+    shape, strides = list(x.shape), list(element_strides(x))
+    shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
+    return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
+
+
 def _batched_matmul(a, b):
     d1, d2 = a._data.ndim, b._data.ndim
-    if a._data.dtype != b._data.dtype:
-        raise RuntimeError(f"expected scalar type {_short(a)} but found {_short(b)}")
     a2 = V.unsqueeze(a, 0) if d1 == 1 else a
     b2 = V.unsqueeze(b, -1) if d2 == 1 else b
     n, k = a2._data.shape[-2:]
     k2, m = b2._data.shape[-2:]
     batch = broadcast_shape(a2._data.shape[:-2], b2._data.shape[:-2])
     if k != k2:
+        if d1 == 1 and _folds_transposed(b):     # PyTorch multiplies b.mT, folded into a matrix, by the vector
+            rows = int(np.prod(b._data.shape[:-2])) * m
+            raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{k2}), vec ({k})")
         # the message PyTorch's bmm gives after folding
         size = int(np.prod(batch)) if batch else 1
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{size}, {k}] but "
                            f"got: [{size}, {k2}].")
+    if a._data.dtype != b._data.dtype:       # (bmm's check, after the sizes)
+        raise RuntimeError(f"expected scalar type {_short(a)} but found {_short(b)}")
     size = int(np.prod(batch)) if batch else 1
     a3 = V.reshape(V.expand(a2, batch + (n, k)), size, n, k)
     b3 = V.reshape(V.expand(b2, batch + (k, m)), size, k, m)
@@ -306,6 +315,11 @@ def inner(input, other):
     if x.shape[-1] != y.shape[-1]:
         raise RuntimeError("inner() the last dimension must match on both input tensors but got shapes "
                            f"[{', '.join(map(str, x.shape))}] and [{', '.join(map(str, y.shape))}]")
+    if x.dtype != y.dtype:                   # PyTorch's inner is a tensordot, which checks this
+        raise RuntimeError("both inputs should have same dtype")
+    if x.dtype.kind == "b":                  # (a 1 x 1 product goes to dot, any other to addmm)
+        one = x.size == x.shape[-1] and y.size == y.shape[-1]
+        raise NotImplementedError(f'"{"dot" if one else "addmm_impl_cpu_"}" not implemented for \'Bool\'')
     if input._data.ndim == 1 and other._data.ndim == 1:
         return dot(input, other)
     return matmul(input, V.transpose(other, -1, -2) if other._data.ndim > 1 else other)

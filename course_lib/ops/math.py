@@ -15,7 +15,7 @@ from ..core.ops import Relu
 from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import Signature, invalid_arguments, parse, tensor_expected, wrong_arguments
-from ..torch_compat.fma import fma, fma_float32
+from ..torch_compat.fma import fma, fma_float32, fused
 from ..torch_compat.layouts import check_no_partial_overlap, elementwise_result
 from ..torch_compat.opmath import precise
 from . import _dispatch as D
@@ -34,6 +34,14 @@ def _xp(a):
 def _quiet():
     """NumPy warns on log(0), sqrt(-1), ...; PyTorch silently gives inf/nan, and so do we."""
     return np.errstate(divide="ignore", invalid="ignore", over="ignore")
+
+
+def _in_float32(formula, grad, result):
+    """``(formula(grad, result),)``: for float16 computed in float32 and rounded once, as PyTorch's backward kernels
+    for reduced floating types do."""
+    if result.dtype != np.float16:
+        return (formula(grad, result),)
+    return (formula(grad.astype(np.float32), result.astype(np.float32)).astype(np.float16),)
 
 
 class Abs(Elementwise):
@@ -165,8 +173,9 @@ class Rsqrt(Elementwise):
     int_to_float = True
 
     def forward(ctx, a):
+        work = a.astype(np.float32) if a.dtype == np.float16 else a     # PyTorch: float16 in float32
         with _quiet():
-            result = (1 / _xp(a).sqrt(a)).astype(a.dtype, copy=False)
+            result = (1 / _xp(a).sqrt(work)).astype(a.dtype, copy=False)
         ctx.save_for_backward(result)
         return result
 
@@ -274,9 +283,11 @@ class Tanh(Elementwise):
         ctx.save_for_backward(result)
         return result
 
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (grad * (1 - result * result),)
+    def backward(ctx, grad):                 # PyTorch's tanh_backward: grad * (1 - y * y), the bracket one fused
+        (result,) = ctx.saved_tensors      # multiply-add (float16 in float32)
+        if result.dtype == np.float16:
+            return _in_float32(lambda g, y: g * (1 - y * y), grad, result)
+        return (grad * fused(-result, result, 1, result.dtype).astype(result.dtype, copy=False),)
 
 
 class Sigmoid(Elementwise):
@@ -285,14 +296,33 @@ class Sigmoid(Elementwise):
     int_to_float = True
 
     def forward(ctx, a):
+        # PyTorch's kernel: 1 / (1 + exp(-x)) in float32 for float16 and float32 (rounded after each step, exp
+        # within an ulp: here correctly rounded), then rounded to float16 once.
+        work = a.astype(np.float32) if a.dtype == np.float16 else a
         with _quiet():
-            result = 1 / (1 + _xp(a).exp(-a))
+            e = precise(_xp(a).exp, -work)
+            one = work.dtype.type(1)
+            result = (one / (one + e)).astype(a.dtype, copy=False)
         ctx.save_for_backward(result)
         return result
 
-    def backward(ctx, grad):
-        (result,) = ctx.saved_tensors
-        return (grad * result * (1 - result),)
+    def backward(ctx, grad):                 # PyTorch's sigmoid_backward: grad * (1 - y) * y, in that order
+        (result,) = ctx.saved_tensors      # (float16 too: rounded after each step)
+        return (grad * (1 - result) * result,)
+
+
+def _clamped(xp, a, lo, hi):
+    """``a`` limited to ``[lo, hi]`` as PyTorch's CPU kernel limits it: ``x`` stays unless ``x < lo`` (then ``lo``),
+    then unless ``hi < x`` (then ``hi``), so a ``-0.`` at a bound of ``0.`` keeps its sign; NaN in ``a`` stays, a NaN
+    bound gives NaN.  NumPy's ``maximum(lo, x)`` is exactly that (on a tie it returns its second operand), but for
+    float16, which it compares otherwise: float16 goes through float32 (exactly)."""
+    if a.dtype == np.float16:
+        wide = [None if b is None else b.astype(np.float32) for b in (lo, hi)]
+        return _clamped(xp, a.astype(np.float32), *wide).astype(np.float16)
+    out = a if lo is None else xp.maximum(lo, a)
+    if hi is not None:
+        out = xp.minimum(hi, out)
+    return out.astype(a.dtype, copy=False)
 
 
 class Clamp(Elementwise):
@@ -304,14 +334,7 @@ class Clamp(Elementwise):
     def forward(ctx, a, lo=None, hi=None):
         ctx.save_for_backward(a)
         ctx.lo, ctx.hi = lo, hi
-        xp = _xp(a)
-        if lo is not None and hi is not None:
-            out = xp.minimum(xp.maximum(a, lo), hi)
-        elif lo is not None:
-            out = xp.maximum(a, lo)
-        else:
-            out = xp.minimum(a, hi)
-        return out.astype(a.dtype, copy=False)
+        return _clamped(_xp(a), a, lo, hi)
 
     def backward(ctx, grad):
         (a,) = ctx.saved_tensors
@@ -321,6 +344,57 @@ class Clamp(Elementwise):
         if ctx.hi is not None:
             mask = mask & (a <= ctx.hi)
         return (grad * mask,)
+
+
+class ClampMin(Clamp):
+    """``clamp_min(number)``: its own node, as in PyTorch."""
+
+    node_name = "ClampMinBackward0"
+
+
+class ClampMax(Clamp):
+    """``clamp_max(number)``: its own node, as in PyTorch."""
+
+    node_name = "ClampMaxBackward0"
+
+
+class ClampMinTensor(Elementwise):
+    """``clamp_min(tensor)`` (ClampMinBackward1): two edges; the bound gets the gradient where it won."""
+
+    node_name = "ClampMinBackward1"
+    saved_names = ("self", "min")
+
+    def forward(ctx, a, lo):
+        ctx.save_for_backward(a, lo)
+        return _clamped(_xp(a), a, lo, None)
+
+    def backward(ctx, grad):
+        a, lo = ctx.saved_tensors
+        xp = _xp(grad)
+        return xp.where(a >= lo, grad, 0), xp.where(a < lo, grad, 0)
+
+
+class ClampMaxTensor(Elementwise):
+    """``clamp_max(tensor)`` (ClampMaxBackward1)."""
+
+    node_name = "ClampMaxBackward1"
+    saved_names = ("self", "max")
+
+    def forward(ctx, a, hi):
+        ctx.save_for_backward(a, hi)
+        return _clamped(_xp(a), a, None, hi)
+
+    def backward(ctx, grad):
+        a, hi = ctx.saved_tensors
+        xp = _xp(grad)
+        return xp.where(a <= hi, grad, 0), xp.where(a > hi, grad, 0)
+
+
+def clamp_ops(min, max, one_sided):
+    """The ops of ``clamp`` (``Clamp``, ``ClampTensor``) or, ``one_sided``, of ``clamp_min``/``clamp_max``."""
+    if not one_sided:
+        return Clamp, ClampTensor
+    return (ClampMin, ClampMinTensor) if min is not None else (ClampMax, ClampMaxTensor)
 
 
 class ClampTensor(Elementwise):
@@ -335,13 +409,7 @@ class ClampTensor(Elementwise):
 
     def forward(ctx, a, lo, hi):
         ctx.save_for_backward(a, lo, hi)
-        xp = _xp(a)
-        out = a
-        if lo is not None:
-            out = xp.maximum(out, lo)
-        if hi is not None:
-            out = xp.minimum(out, hi)
-        return out
+        return _clamped(_xp(a), a, lo, hi)
 
     def backward(ctx, grad):
         a, lo, hi = ctx.saved_tensors
@@ -401,7 +469,12 @@ class Sign(Elementwise):
     node_name = "SignBackward0"
 
     def forward(ctx, a):
-        return _xp(a).sign(a) if a.dtype.kind != "b" else a.copy()
+        if a.dtype.kind == "b":
+            return a.copy()
+        if a.dtype.kind != "f":
+            return _xp(a).sign(a)
+        # PyTorch's kernel: (0 < x) - (x < 0), so NaN gives 0 (NumPy's sign: NaN) and -0. gives 0.
+        return (a > 0).astype(a.dtype) - (a < 0).astype(a.dtype)
 
     def backward(ctx, grad):
         return (_xp(grad).zeros_like(grad),)     # zero almost everywhere (PyTorch's formula)
@@ -506,6 +579,11 @@ def clamp(input, min=None, max=None, *, out=None):
     Raises:
         RuntimeError: when both bounds are None.
     """
+    return _clamp(input, min, max, out)
+
+
+def _clamp(input, min, max, out, one_sided=False):
+    scalar_op, tensor_op = clamp_ops(min, max, one_sided)
     if not isinstance(input, Tensor):
         given = (min, max) if max is not None else (min,) if min is not None else ()
         raise wrong_arguments("clamp", input, *given)
@@ -526,8 +604,12 @@ def clamp(input, min=None, max=None, *, out=None):
         for b in (min, max):
             xs.append(None if b is None else
                       (b._data if isinstance(b, Tensor) else np.asarray(b)).astype(dt.numpy_dtype, copy=False))
-        result = D.record(ClampTensor, (input, min if isinstance(min, Tensor) else D.NUMBER,
-                                        max if isinstance(max, Tensor) else D.NUMBER), tuple(xs))
+        if tensor_op is ClampTensor:
+            result = D.record(ClampTensor, (input, min if isinstance(min, Tensor) else D.NUMBER,
+                                            max if isinstance(max, Tensor) else D.NUMBER), tuple(xs))
+        else:
+            bound = min if min is not None else max
+            result = D.record(tensor_op, (input, bound), (xs[0], xs[1] if min is not None else xs[2]))
     else:
         x = input._data
         if x.dtype.kind != "f":            # (a float tensor keeps its dtype whatever the number bounds)
@@ -542,7 +624,7 @@ def clamp(input, min=None, max=None, *, out=None):
             raise NotImplementedError(f'"clamp{which}_scalar_cpu" not implemented for \'Bool\'')
         lo = None if min is None else x.dtype.type(_dtype.checked_value(min, dt, scalar=True))
         hi = None if max is None else x.dtype.type(_dtype.checked_value(max, dt, scalar=True))
-        result = D.record(Clamp, (input,), (x,), {"lo": lo, "hi": hi})
+        result = D.record(scalar_op, (input,), (x,), {"lo": lo, "hi": hi})
     if out is not None:
         return D.write_out(out, result)
     return result
@@ -556,13 +638,15 @@ def _is_bound(b):
 
 
 def clamp_min(input, min):
-    """``clamp(input, min=min)``. Mirrors ``torch.clamp_min``."""
-    return clamp(input, min=min)
+    """``clamp(input, min=min)``, recorded as ``ClampMinBackward0`` (a tensor ``min``: ``ClampMinBackward1``).
+    Mirrors ``torch.clamp_min``."""
+    return _clamp(input, min, None, None, one_sided=True)
 
 
 def clamp_max(input, max):
-    """``clamp(input, max=max)``. Mirrors ``torch.clamp_max``."""
-    return clamp(input, max=max)
+    """``clamp(input, max=max)``, recorded as ``ClampMaxBackward0`` (``ClampMaxBackward1``). Mirrors
+    ``torch.clamp_max``."""
+    return _clamp(input, None, max, None, one_sided=True)
 
 
 def _where_signatures():

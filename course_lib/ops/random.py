@@ -86,6 +86,11 @@ def randn(*sizes, size=_MISSING, generator=None, out=None, dtype=None, layout=No
         check_out("randn", out, sizes, _size_signatures())
         return into_out("randn", out, lambda d, dev: randn(shape, generator=generator, dtype=d, device=dev),
                         _keywords("randn", dtype, requires_grad), device, requires_grad, shape=shape)
+    given = _keywords("randn", dtype, requires_grad)
+    if given is not None and given._kind != "f" and not math.prod(shape):   # no elements: no kernel, no error
+        if requires_grad:
+            raise RuntimeError("Only Tensors of floating point and complex dtype can require gradients")
+        return _draw(np.empty(shape, given.numpy_dtype), shape, device, False)
     dt = _float_dtype("randn", dtype, requires_grad, "normal_kernel_cpu")
     try:
         values = _rng(generator).normal(math.prod(shape), dt)

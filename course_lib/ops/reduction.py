@@ -23,15 +23,19 @@ from ..torch_compat.arguments import (
     int_list,
     invalid_arguments,
     parse,
+    parsed_like_pytorch,
     tensor_expected,
     wrong_arguments,
 )
+from ..torch_compat.names import public_module
 from ..torch_compat.sum_order import total
 from . import _dispatch as D
 from .arithmetic import maximum, minimum
 
 __all__ = ["sum", "mean", "prod", "max", "min", "amax", "amin", "argmax", "argmin", "std", "var",
-           "all", "any", "norm", "cumsum", "cumprod", "trace", "logsumexp", "count_nonzero", "return_types"]
+           "all", "any", "norm", "cumsum", "cumprod", "trace", "logsumexp", "count_nonzero", "return_types",
+           "prod_method", "max_method", "min_method", "argmax_method", "argmin_method", "cumsum_method",
+           "cumprod_method", "count_nonzero_method", "median", "median_method"]
 
 _builtin_sum, _builtin_max, _builtin_all, _builtin_any = sum, max, all, any
 
@@ -70,7 +74,7 @@ class _ReturnType(tuple):
 
 
 def _return_type(name):
-    return type(name, (_ReturnType,), {"_name": name, "__slots__": (), "__module__": "torch.return_types"})
+    return type(name, (_ReturnType,), {"_name": name, "__slots__": (), "__module__": "course_lib.return_types"})
 
 
 class return_types:
@@ -78,6 +82,11 @@ class return_types:
 
     max, min, sort, topk = _return_type("max"), _return_type("min"), _return_type("sort"), _return_type("topk")
     mode, median, kthvalue = _return_type("mode"), _return_type("median"), _return_type("kthvalue")
+
+
+# type() of one prints <class 'course_lib.return_types.max'> (README.md, "Class names"); its repr stays PyTorch's text
+public_module("course_lib.return_types", return_types.max, return_types.min, return_types.sort, return_types.topk,
+              return_types.mode, return_types.median, return_types.kthvalue)
 
 
 # ---------------------------------------------------------------------------
@@ -248,18 +257,39 @@ def _others_product(a, axis):
     return xp.moveaxis(left * right, -1, axis)
 
 
+def _product(a, axis, keepdims):
+    """``a.prod(axis)`` in ``a``'s dtype; float16 multiplied one element after the other, each product rounded to
+    float16, as PyTorch's kernel does (NumPy keeps a float32 product)."""
+    if a.dtype != _F16 or a.size == 0:
+        return a.prod(axis=axis, keepdims=keepdims, dtype=a.dtype)
+    rows = _xp(a).moveaxis(a, axis, 0) if axis is not None else a.reshape(-1)
+    out = rows[0].copy()
+    for row in rows[1:]:
+        out = out * row
+    return _xp(a).expand_dims(out, axis) if keepdims and axis is not None else \
+        out.reshape((1,) * a.ndim) if keepdims else out
+
+
 class Prod(Op):
     node_name = "ProdBackward0"
     saved_names = ("self", "result")
 
     def forward(ctx, a, dtype=None):
         with np.errstate(over="ignore", invalid="ignore"):     # inf, silently, as in PyTorch
-            result = D.as_array(a.prod(dtype=a.dtype))
+            result = D.as_array(_product(a, None, False))
         ctx.save_for_backward(a, result)
         return result
 
-    def backward(ctx, grad):
-        a, _ = ctx.saved_tensors
+    def backward(ctx, grad):                 # PyTorch's prod_backward
+        a, result = ctx.saved_tensors
+        if a.ndim == 0:
+            return (grad,)
+        zeros = int((a == 0).sum())
+        if zeros == 0:
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return (grad * (result / a),)
+        if zeros > 1:                        # every product of the others holds a zero
+            return (_xp(a).zeros_like(a),)
         return (grad * _others_product(a, None),)
 
 
@@ -269,15 +299,22 @@ class ProdDim(Op):
 
     def forward(ctx, a, axis, keepdim, dtype=None):
         with np.errstate(over="ignore", invalid="ignore"):
-            result = _reduced(a.prod(axis=axis, keepdims=keepdim, dtype=a.dtype))
+            result = _reduced(_product(a, axis, keepdim))
         ctx.save_for_backward(a, result)
         ctx.axis, ctx.keepdim = axis, keepdim
         return result
 
-    def backward(ctx, grad):
-        a, _ = ctx.saved_tensors
-        g = grad if ctx.keepdim else _xp(grad).expand_dims(grad, ctx.axis)
-        return (g * _others_product(a, ctx.axis),)
+    def backward(ctx, grad):                 # PyTorch's prod_backward (with a dim)
+        a, result = ctx.saved_tensors
+        if a.ndim == 0:
+            return (grad,)
+        xp = _xp(grad)
+        if not ctx.keepdim:
+            grad, result = xp.expand_dims(grad, ctx.axis), xp.expand_dims(result, ctx.axis)
+        if not (a == 0).any():
+            with np.errstate(divide="ignore", invalid="ignore"):
+                return (grad * (result / a),)
+        return (grad * _others_product(a, ctx.axis),)
 
 
 class MaxAll(Op):
@@ -311,6 +348,11 @@ class MaxDim(Op):
 
     def forward(ctx, a, axis, keepdim, largest=True):
         xp = _xp(a)
+        ctx.shape = a.shape
+        if a.ndim == 0:                      # a 0-d tensor: itself, at index 0
+            idx = xp.zeros((), dtype=np.int64)
+            ctx.save_for_backward(idx)
+            return a.copy(), idx
         idx = xp.argmax(a, axis=axis) if largest else xp.argmin(a, axis=axis)
         idx = xp.expand_dims(idx, axis)
         values = xp.take_along_axis(a, idx, axis=axis)
@@ -323,6 +365,8 @@ class MaxDim(Op):
     def backward(ctx, grad, grad_indices=None):
         (idx,) = ctx.saved_tensors
         xp = _xp(grad)
+        if not ctx.shape:
+            return (grad,)
         if not ctx.keepdim:
             grad, idx = xp.expand_dims(grad, ctx.axis), xp.expand_dims(idx, ctx.axis)
         n = ctx.shape[ctx.axis]
@@ -332,6 +376,61 @@ class MaxDim(Op):
 
 class MinDim(MaxDim):
     node_name = "MinBackward0"
+
+
+class Median(Op):
+    """``median()`` of all elements: the lower median (element ``(n - 1) // 2`` of the sorted values), NaN if there
+    is a NaN (and for no elements); the gradient is shared evenly by the elements equal to it."""
+
+    node_name = "MedianBackward0"
+    saved_names = ("self", "result")
+
+    def forward(ctx, a):
+        xp = _xp(a)
+        flat = a.reshape(-1)
+        with np.errstate(invalid="ignore"):
+            if flat.size == 0 or flat.dtype.kind == "f" and xp.isnan(flat).any():
+                result = xp.asarray(np.nan).astype(a.dtype)      # (an integer tensor's NaN: its smallest value)
+            else:
+                k = (flat.size - 1) // 2
+                result = xp.asarray(xp.partition(flat, k)[k])
+        ctx.save_for_backward(a, result)
+        return result
+
+    def backward(ctx, grad):                 # PyTorch's evenly_distribute_backward
+        a, result = ctx.saved_tensors
+        xp = _xp(a)
+        mask = xp.isnan(a) if result.dtype.kind == "f" and xp.isnan(result) else a == result
+        return (xp.where(mask, grad / grad.dtype.type(mask.sum()), grad.dtype.type(0)),)
+
+
+class MedianDim(Op):
+    """``median(dim)``: values and indices of the lower median of each slice (ties: the element that comes first in
+    the input; a slice with NaN: its first NaN); the gradient goes to the selected index, as for ``max(dim)``."""
+
+    node_name = "MedianBackward1"
+    saved_names = ("indices",)
+
+    def forward(ctx, a, axis, keepdim):
+        xp = _xp(a)
+        ctx.shape, ctx.axis, ctx.keepdim = a.shape, axis, keepdim
+        if a.ndim == 0:
+            idx = xp.zeros((), dtype=np.int64)
+            ctx.save_for_backward(idx)
+            return a.copy(), idx
+        moved = xp.moveaxis(a, axis, -1)
+        idx = xp.argsort(moved, axis=-1, kind="stable")[..., (a.shape[axis] - 1) // 2]
+        if a.dtype.kind == "f":
+            nan = xp.isnan(moved)
+            idx = xp.where(nan.any(axis=-1), xp.argmax(nan, axis=-1), idx)
+        idx = xp.expand_dims(idx.astype(np.int64), axis)
+        values = xp.take_along_axis(a, idx, axis=axis)
+        if not keepdim:
+            values, idx = values.squeeze(axis), idx.squeeze(axis)
+        ctx.save_for_backward(idx)
+        return _reduced(values), _reduced(idx)
+
+    backward = MaxDim.backward
 
 
 class Amax(Op):
@@ -499,6 +598,21 @@ class VectorNorm(Op):
         return (grad * xp.where(result == 0, 0, scaled),)    # PyTorch: 0 where the norm is 0
 
 
+_WIDE = {np.dtype(np.float16): np.dtype(np.float32), np.dtype(np.float32): np.dtype(np.float64)}
+
+
+def _running(fn, a, axis, start):
+    """``fn`` (``cumsum`` or ``cumprod``) of ``a`` along ``axis`` as PyTorch's CPU kernel runs it: from ``start``
+    (0 or 1), accumulated in a wider type (float32 in float64, float16 in float32) and rounded once per element.
+    Starting from +0. means a running sum is never -0. (NumPy's ``cumsum([-0.])`` is ``[-0.]``)."""
+    wide = _WIDE.get(a.dtype)
+    with np.errstate(over="ignore", invalid="ignore"):
+        out = fn(a if wide is None else a.astype(wide), axis=axis)
+        if start == 0 and a.dtype.kind == "f":
+            out += out.dtype.type(0)
+        return out if wide is None else out.astype(a.dtype)
+
+
 class CumSum(Op):
     node_name = "CumsumBackward0"
 
@@ -506,14 +620,13 @@ class CumSum(Op):
         ctx.axis = axis
         if a.ndim == 0:
             return a.copy()                 # the running sum of one number
-        return _xp(a).cumsum(a, axis=axis, dtype=dtype)
+        return _running(_xp(a).cumsum, a, axis, 0)
 
     def backward(ctx, grad):
-        if grad.ndim == 0:
+        if grad.size <= 1 or grad.shape[ctx.axis] == 1:      # PyTorch: the gradient itself
             return (grad,)
         xp = _xp(grad)
-        flipped = xp.flip(grad, axis=ctx.axis)
-        return (xp.flip(xp.cumsum(flipped, axis=ctx.axis), axis=ctx.axis),)
+        return (xp.flip(_running(xp.cumsum, xp.flip(grad, axis=ctx.axis), ctx.axis, 0), axis=ctx.axis),)
 
 
 # ---------------------------------------------------------------------------
@@ -705,10 +818,7 @@ def _extreme(input, dim, keepdim, largest, name):
                                "Specify the reduction dim with the 'dim' argument.")
         return D.record(MaxAll if largest else MinAll, (input,), (x,), {"largest": largest})
     axis = wrap_dim(dim, x.ndim)
-    if x.ndim == 0:
-        values = input.clone() if input._requires_grad else wrap(x.copy())
-        return getattr(return_types, name)(values, wrap(backend_of(x).zeros((), dtype=np.int64)))
-    if x.shape[axis] == 0:
+    if x.ndim and x.shape[axis] == 0:
         raise IndexError(f"{name}(): Expected reduction dim {axis} to have non-zero size.")
     values, indices = D.record(MaxDim if largest else MinDim, (input,), (x,),
                                {"axis": axis, "keepdim": keepdim, "largest": largest})
@@ -766,14 +876,14 @@ def min(input, dim=_ALL_ELEMENTS, keepdim=None, *, axis=_NOT_GIVEN, keepdims=_NO
 def _amax_amin(op, name, input, dim, keepdim):
     dim = _check_args(name, _AMAX, dim, keepdim)
     x = input._data
-    axes = normalize_dims(dim if dim != () else None, x.ndim)
-    if x.size == 0:
+    if x.size == 0:                          # (PyTorch checks the sizes before the repeated dims)
         if dim == () or dim is None:
             raise RuntimeError(f"{name}(): Expected reduction dim to be specified for input.numel() == 0. "
                                "Specify the reduction dim with the 'dim' argument.")
         for d in dim if isinstance(dim, (tuple, list)) else (dim,):     # named as given
             if x.shape[wrap_dim(d, x.ndim)] == 0:
                 raise IndexError(f"{name}(): Expected reduction dim {d} to have non-zero size.")
+    axes = normalize_dims(dim if dim != () else None, x.ndim)
     return D.record(op, (input,), (x,), {"axes": axes, "keepdim": keepdim})
 
 
@@ -848,6 +958,30 @@ def argmin(input, dim=None, keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIV
     if not isinstance(input, Tensor):
         raise tensor_expected("argmin", input)
     return _arg(input, dim, keepdim, False)
+
+
+def median(input, dim=_ALL_ELEMENTS, keepdim=False):
+    """The lower median (of the sorted values, the one at ``(n - 1) // 2``): of all elements, or along ``dim`` as a
+    named tuple ``(values, indices)``. A NaN makes the median NaN (with ``dim``: the first NaN of the slice); of
+    equal values, ``indices`` names the first. Mirrors ``torch.median``.
+
+    Raises:
+        NotImplementedError: a bool tensor. IndexError: ``dim`` out of range, or a dim of size 0.
+        TypeError: a ``dim`` that is not an int (PyTorch's messages).
+    """
+    if not isinstance(input, Tensor):
+        raise tensor_expected("median", input)
+    x = input._data
+    if x.dtype.kind == "b":
+        raise NotImplementedError(f'"{"median_cpu" if dim is _ALL_ELEMENTS else "median_out"}" not implemented for '
+                                  "'Bool'")
+    if dim is _ALL_ELEMENTS:
+        return D.record(Median, (input,), (x,))
+    axis = wrap_dim(int(dim), x.ndim)
+    if x.ndim and x.shape[axis] == 0:
+        raise IndexError(f"median(): Expected reduction dim {axis} to have non-zero size.")
+    values, indices = D.record(MedianDim, (input,), (x,), {"axis": axis, "keepdim": keepdim})
+    return return_types.median(values, indices)
 
 
 def _correction(unbiased, correction):
@@ -1018,7 +1152,7 @@ class CumProd(Op):
     saved_names = ("self", "result")
 
     def forward(ctx, a, axis):
-        out = a.copy() if a.ndim == 0 else _xp(a).cumprod(a, axis=axis)
+        out = a.copy() if a.ndim == 0 else _running(_xp(a).cumprod, a, axis, 1)
         ctx.save_for_backward(a, out)
         ctx.axis = axis
         return out
@@ -1085,3 +1219,50 @@ def trace(input):
     if x.dtype.kind in "iu":
         x = x.astype(np.int64)
     return D.record(Trace, (input,), (x,))
+
+
+# ---------------------------------------------------------------------------
+# PyTorch's argument errors for the reductions whose dim is one int (argmax, max, prod, cumsum, ...): the
+# function form and the Tensor method, each raising the message of its own overloads (see
+# torch_compat.arguments.parsed_like_pytorch); the usual calls pass one cheap check.
+# ---------------------------------------------------------------------------
+
+def _int_dim(value):
+    return value is None or _is_int(value) or isinstance(value, Tensor)
+
+
+def _fits(max_args, keywords, dim_ok=_int_dim, dim_position=0):
+    def fits(args, kwargs):
+        if len(args) > max_args or not kwargs.keys() <= keywords:
+            return False
+        dim = args[dim_position] if len(args) > dim_position else kwargs.get("dim")
+        keep = args[1] if len(args) > 1 and "keepdim" in keywords else kwargs.get("keepdim", False)
+        return dim_ok(dim) and isinstance(keep, (bool, np.bool_))
+    return fits
+
+
+def _counted_dims(value):
+    return _int_dim(value) or isinstance(value, (tuple, list))
+
+
+_FN = "(Tensor input, "
+_KEEP = {"dim", "keepdim", "axis", "keepdims"}
+argmax, argmax_method = parsed_like_pytorch("argmax", _ARG, tuple(_FN + t[1:] for t in _ARG), _fits(2, _KEEP))(argmax)
+argmin, argmin_method = parsed_like_pytorch("argmin", _ARG, tuple(_FN + t[1:] for t in _ARG), _fits(2, _KEEP))(argmin)
+max, max_method = parsed_like_pytorch("max", _MAX, FUNCTION_SIGNATURES["max"], _fits(2, _KEEP | {"out"}))(max)
+min, min_method = parsed_like_pytorch("min", _MAX, FUNCTION_SIGNATURES["min"], _fits(2, _KEEP | {"out"}))(min)
+prod, prod_method = parsed_like_pytorch("prod", _PROD, FUNCTION_SIGNATURES["prod"],
+                                        _fits(2, _KEEP | {"dtype", "out"}))(prod)
+cumsum, cumsum_method = parsed_like_pytorch("cumsum", ("(int dim, *, torch.dtype dtype = None)",),
+                                            FUNCTION_SIGNATURES["cumsum"], _fits(1, {"dim", "dtype", "axis"}))(cumsum)
+cumprod, cumprod_method = parsed_like_pytorch(
+    "cumprod", ("(int dim, *, torch.dtype dtype = None)",),
+    ("(Tensor input, int dim, *, torch.dtype dtype = None, Tensor out = None)",), _fits(1, {"dim", "dtype"}))(cumprod)
+count_nonzero, count_nonzero_method = parsed_like_pytorch(
+    "count_nonzero", ("(int dim = None)", "(tuple of ints dim)"),
+    ("(Tensor input, int dim = None)", "(Tensor input, tuple of ints dim)"),
+    _fits(1, {"dim", "axis"}, _counted_dims))(count_nonzero)
+median, median_method = parsed_like_pytorch(
+    "median", ("()", "(int dim, bool keepdim = False)"),
+    ("(Tensor input)", "(Tensor input, int dim, bool keepdim = False, *, tuple of Tensors out = None)"),
+    _fits(2, {"dim", "keepdim"}, lambda d: d is not None and _int_dim(d)))(median)

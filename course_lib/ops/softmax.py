@@ -19,16 +19,19 @@ import numpy as np
 from ..core.backend import backend_of
 from ..core.graph import Op
 from ..core.tensor import Tensor, wrap_dim
-from ..torch_compat.arguments import _check, tensor_expected
+from ..torch_compat.arguments import _check, parsed_like_pytorch, tensor_expected
 from ..torch_compat.names import type_name
 from . import _dispatch as D
 
-__all__ = ["softmax", "log_softmax"]
+__all__ = ["softmax", "log_softmax", "softmax_method", "log_softmax_method"]
 
 
 def _shifted(a, axis):
-    """``a`` minus its maximum along ``axis`` (float16 in float32), and the dtype to round the result to."""
+    """``a`` minus its maximum along ``axis`` (float16 in float32), and the dtype to round the result to.  A 0-d
+    ``a`` (``axis`` None) is computed as one element of a 1-d array (NumPy gives scalars for 0-d results)."""
     work = a.astype(np.float32) if a.dtype == np.float16 else a
+    if work.ndim == 0:
+        work = work.reshape(1)
     return work - work.max(axis=axis, keepdims=True), a.dtype
 
 
@@ -58,14 +61,15 @@ class Softmax(Op):
             with np.errstate(over="ignore", invalid="ignore"):
                 shifted, dt = _shifted(a, axis)
                 e = _exp(shifted)
-                result = (e / e.sum(axis=axis, keepdims=True)).astype(dt, copy=False)
+                # PyTorch multiplies by the sum's reciprocal (_vec_softmax_lastdim: tmp_sum = 1 / tmp_sum)
+                result = (e * (1 / e.sum(axis=axis, keepdims=True))).astype(dt, copy=False).reshape(a.shape)
         ctx.save_for_backward(result)
         ctx.axis = axis
         return result
 
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return (y * (grad - (grad * y).sum(axis=ctx.axis, keepdims=True)),)
+        return (D.as_array(y * (grad - (grad * y).sum(axis=ctx.axis, keepdims=True))),)
 
 
 class LogSoftmax(Op):
@@ -79,13 +83,14 @@ class LogSoftmax(Op):
             with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
                 shifted, dt = _shifted(a, axis)
                 result = (shifted - _log(_exp(shifted).sum(axis=axis, keepdims=True))).astype(dt, copy=False)
+                result = result.reshape(a.shape)
         ctx.save_for_backward(result)
         ctx.axis = axis
         return result
 
     def backward(ctx, grad):
         (y,) = ctx.saved_tensors
-        return (grad - _exp(y) * grad.sum(axis=ctx.axis, keepdims=True),)
+        return (D.as_array(grad - _exp(y) * grad.sum(axis=ctx.axis, keepdims=True)),)
 
 
 _NOT_GIVEN = object()
@@ -109,13 +114,13 @@ def _apply(op, name, input, dim, dtype, axis):
         input = input.to(dtype)
     x = input._data
     axis = wrap_dim(dim, x.ndim)
+    if x.dtype.kind != "f" and x.size == 0:            # (no elements: PyTorch's kernel never runs)
+        return D.wrap(x.copy())
     if x.dtype.kind != "f":
         last = x.ndim == 0 or axis == x.ndim - 1
         kernel = f"{name}_lastdim_kernel_impl" if last else f"{name}_kernel_impl"
         raise NotImplementedError(f'"{kernel}" not implemented for \'{input.dtype._short_name}\'')
-    if x.ndim == 0:                            # one element: softmax 1, log_softmax 0
-        return D.record(op, (input,), (x.reshape(1),), {"axis": 0}).reshape(())
-    return D.record(op, (input,), (x,), {"axis": axis})
+    return D.record(op, (input,), (x,), {"axis": axis if x.ndim else None})     # (0-d: over its one element)
 
 
 def softmax(input, dim=_NOT_GIVEN, dtype=None, *, axis=_NOT_GIVEN):
@@ -146,3 +151,19 @@ def implicit_dim(name, ndim, stacklevel):
     warnings.warn(f"Implicit dimension choice for {name} has been deprecated. Change the call to include dim=X "
                   "as an argument.", UserWarning, stacklevel=stacklevel)
     return 0 if ndim in (0, 1, 3) else 1
+
+
+def _fits(args, kwargs):
+    """The usual calls: ``dim`` an int (or a tensor, read later), ``dtype`` by position or keyword."""
+    if len(args) > 2 or not kwargs.keys() <= {"dim", "dtype", "axis"}:
+        return False
+    dim = args[0] if args else kwargs.get("dim", 0)
+    return isinstance(dim, (int, np.integer, Tensor)) and not isinstance(dim, bool)
+
+
+softmax, softmax_method = parsed_like_pytorch(
+    "softmax", ("(int dim, torch.dtype dtype = None)",),
+    ("(Tensor input, int dim, torch.dtype dtype = None, *, Tensor out = None)",), _fits)(softmax)
+log_softmax, log_softmax_method = parsed_like_pytorch(
+    "log_softmax", ("(int dim, torch.dtype dtype = None)",),
+    ("(Tensor input, int dim, torch.dtype dtype = None, *, Tensor out = None)",), _fits)(log_softmax)

@@ -40,7 +40,7 @@ from ..torch_compat.size import Size
 from . import _dispatch as D
 
 __all__ = ["view", "view_as", "reshape", "reshape_as", "transpose", "swapaxes", "swapdims", "t", "permute",
-           "movedim", "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to",
+           "movedim", "moveaxis", "squeeze", "unsqueeze", "flatten", "unflatten", "expand", "expand_as", "broadcast_to",
            "broadcast_tensors", "broadcast_shapes", "contiguous", "clone", "narrow", "select", "unbind",
            "cat", "concat", "concatenate", "stack", "hstack", "vstack", "split", "chunk", "flip", "as_strided",
            "repeat", "tile", "t_", "transpose_", "squeeze_", "unsqueeze_", "tensor_split",
@@ -205,12 +205,30 @@ class Alias(Op):
         return (grad,)
 
 
+class ScalarTranspose(Transpose):
+    """``transpose`` of a 0-d tensor (its dims 0 and -1 both name the one position there is): the tensor itself,
+    recorded as ``TransposeBackward0``, as in PyTorch."""
+
+    def forward(ctx, a, d0=0, d1=0):
+        return a.view()
+
+    def backward(ctx, grad):
+        return (grad,)
+
+
+def _swapped_back(ctx, grad):
+    """The gradient of a transpose that may be of a 0-d tensor (then the gradient itself)."""
+    return (grad.swapaxes(*ctx.dims) if grad.ndim else grad,)
+
+
 class T(Transpose):
     node_name = "TBackward0"
 
     def forward(ctx, a):
         ctx.dims = (0, 1) if a.ndim == 2 else (0, 0)
         return a.T if a.ndim == 2 else a.view()
+
+    backward = _swapped_back
 
 
 class Permute(Op):
@@ -382,8 +400,14 @@ def flatten(input, start_dim=0, end_dim=-1):
 
 
 def unflatten(input, dim, sizes):
-    """Split dimension ``dim`` into ``sizes``. Mirrors ``torch.unflatten``."""
+    """Split dimension ``dim`` into ``sizes``. Mirrors ``torch.unflatten``.
+
+    Raises:
+        RuntimeError: sizes that do not multiply up to the dim's size; a 0-d tensor (PyTorch's messages).
+    """
     x = input._data
+    if x.ndim == 0:
+        raise RuntimeError("unflatten got an unexpected error:\nDimension specified as 0 but tensor has no dimensions")
     d = wrap_dim(dim, x.ndim)
     sizes = tuple(sizes)
     known = math.prod(n for n in sizes if n != -1)
@@ -411,7 +435,7 @@ def _transpose(input, dim0, dim1, name, apply):
     d0 = wrap_dim(_int_arg(dim0, name, _TRANSPOSE, args), n)
     d1 = wrap_dim(_int_arg(dim1, name, _TRANSPOSE, args), n)
     if n == 0:
-        return apply(Alias, input)
+        return apply(ScalarTranspose, input, {"d0": d0, "d1": d1})
     return apply(Transpose, input, {"d0": d0, "d1": d1})
 
 
@@ -471,16 +495,31 @@ def movedim(input, source, destination):
     if not (_is_int(source) and _is_int(destination)):
         source, destination = parse("movedim", _MOVEDIM, (source, destination))[0]
     n = input._data.ndim
-    src = [source] if isinstance(source, int) else list(source)
-    dst = [destination] if isinstance(destination, int) else list(destination)
-    src = [wrap_dim(s, n) for s in src]
-    dst = [wrap_dim(d, n) for d in dst]
+    given_src = [source] if isinstance(source, int) else list(source)
+    given_dst = [destination] if isinstance(destination, int) else list(destination)
+    if len(given_src) != len(given_dst):
+        raise RuntimeError(f"movedim: Invalid source or destination dims: source ({_dims_text(given_src)} dims) should "
+                           f"contain the same number of dims as destination ({_dims_text(given_dst)} dims)")
+    src = [wrap_dim(s, n) for s in given_src]
+    dst = [wrap_dim(d, n) for d in given_dst]
+    for name, given, wrapped in (("source", given_src, src), ("destination", given_dst, dst)):
+        if len(set(wrapped)) != len(wrapped):
+            raise RuntimeError(f"movedim: repeated dim in `{name}` ({_dims_text(given)})")
+    if n == 0:                               # PyTorch: a 0-d tensor's alias
+        return view_op(Alias, input)
     order = [i for i in range(n) if i not in src]
     for d, s in sorted(zip(dst, src)):
         order.insert(d, s)
     return view_op(Permute, input, {"dims": tuple(order)})
 
 
+
+
+moveaxis = movedim
+
+
+def _dims_text(values):
+    return "[" + ", ".join(str(int(v)) for v in values) + "]"
 
 
 def _axis_for_dim(name, dim, dim_default, axis):
@@ -1210,6 +1249,8 @@ class TransposeInplace(Transpose):
         ctx.dims = (d0, d1)
         return a.swapaxes(d0, d1) if a.ndim else a.view()
 
+    backward = _swapped_back
+
 
 class SqueezeInplace(Squeeze):
     node_name = "SqueezeBackward3"
@@ -1227,7 +1268,8 @@ class UnsqueezeInplace(Unsqueeze):
     node_name = "UnsqueezeBackward1"
 
 
-_INPLACE_OF = {T: TInplace, Transpose: TransposeInplace, Alias: TransposeInplace, Squeeze: SqueezeInplace,
+_INPLACE_OF = {T: TInplace, Transpose: TransposeInplace, Alias: TransposeInplace, ScalarTranspose: TransposeInplace,
+               Squeeze: SqueezeInplace,
                SqueezeDim: SqueezeDimInplace, SqueezeDims: SqueezeDimsInplace, Unsqueeze: UnsqueezeInplace}
 
 
@@ -1388,6 +1430,8 @@ def roll(input, shifts, dims=None):
     dims = (dims,) if _is_int(dims) else tuple(dims)
     if len(shifts) != len(dims):
         raise RuntimeError(f"shifts and dimensions must align. shifts: {len(shifts)}, dims:{len(dims)}")
+    if x.ndim == 0:                          # (PyTorch's message for a 0-d tensor, whatever the dim)
+        raise IndexError(f"Dimension specified as {dims[0]} but tensor has no dimensions")
     axes = tuple(wrap_dim(d, x.ndim) for d in dims)
     return D.record(Roll, (input,), (x,), {"shifts": shifts, "axes": axes})
 

@@ -481,3 +481,45 @@ def missing_attribute(module, name):
     return AttributeError(f"{message}. Note: course_lib implements only the part of PyTorch this course uses, so "
                           f"{torch_name} may exist in real PyTorch although course_lib lacks it.")
 
+
+
+_NUMPY_SPELLINGS = ("axis", "keepdims", "out")      # keywords PyTorch's Python layer takes besides the signatures'
+
+
+def parsed_like_pytorch(name, method_texts, function_texts, fits):
+    """A decorator that gives ``function`` (``function(input, ...)``) PyTorch's argument errors, keyword and
+    position aware: it returns ``(torch_function, tensor_method)``.
+
+    Python binds ``t.argmax(dim=(0, 1))`` and ``torch.argmax(t, (0, 1))`` to the same parameters, but PyTorch's
+    messages tell them apart: a keyword argument has no position (``argument 'dim' must be int, not tuple``), the
+    function form counts ``input`` (``(position 2)``), an invalid combination lists keywords as ``dim=tuple``.  So
+    both forms take ``*args, **kwargs`` as given; ``fits(args, kwargs)`` (the arguments after ``input``) is a cheap
+    check of the usual calls, and only when it fails are the arguments parsed against the overloads
+    (``method_texts`` without ``input``, ``function_texts`` with it) to raise PyTorch's TypeError.  Arguments that
+    do fit one overload (a dim given as a one-element integer tensor) go on to ``function`` as they are.
+    """
+    method_signatures = tuple(Signature(t) for t in method_texts)
+    function_signatures = tuple(Signature(t) for t in function_texts)
+
+    def explain(signatures, args, kwargs):
+        named = listing_order({k: v for k, v in kwargs.items() if k not in _NUMPY_SPELLINGS})
+        error = invalid_arguments(name, signatures, args, named)
+        if error is not None:
+            raise error
+
+    def decorate(function):
+        def as_function(*args, **kwargs):
+            if not fits(args[1:], kwargs) and args and _is_tensor(args[0]):
+                explain(function_signatures, args, kwargs)
+            return function(*args, **kwargs)
+
+        def as_method(self, *args, **kwargs):
+            if not fits(args, kwargs):
+                explain(method_signatures, args, kwargs)
+            return function(self, *args, **kwargs)
+
+        for wrapper in (as_function, as_method):
+            wrapper.__name__ = wrapper.__qualname__ = name
+            wrapper.__doc__, wrapper.__wrapped__ = function.__doc__, function
+        return as_function, as_method
+    return decorate

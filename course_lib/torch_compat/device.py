@@ -43,7 +43,7 @@ class device(metaclass=CTypeName):
     """
 
     __slots__ = ("type", "index")
-    __module__ = "torch"                     # type(t.device) prints <class 'torch.device'>, like dtype and Size
+    __module__ = "course_lib"                # type(t.device) prints <class 'course_lib.device'>, like dtype and Size
 
     def __init__(self, *args, **kwargs):
         if kwargs or len(args) != 1 or args[0].__class__ is not str:
@@ -181,6 +181,8 @@ def _unpickle_device(type, index):  # noqa: A002 - the attribute's name
 class AcceleratorError(RuntimeError):
     """An error reported by the GPU runtime, e.g. a device index that does not exist. Mirrors
     ``torch.AcceleratorError`` (a ``RuntimeError``)."""
+
+    __module__ = "course_lib"
 
 
 def unsupported(kind):

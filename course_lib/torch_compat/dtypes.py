@@ -54,7 +54,7 @@ class dtype(_core.dtype, metaclass=CTypeName):
     """
 
     __slots__ = ()
-    __module__ = "torch"                     # type(torch.float32) prints <class 'torch.dtype'>
+    __module__ = "course_lib"                # type(torch.float32) prints <class 'course_lib.dtype'> (README)
 
     @property
     def _kind(self):                         # 'b' bool, 'i' integer, 'f' floating
@@ -282,7 +282,7 @@ class iinfo:
         TypeError: for bool and floating dtypes (PyTorch's messages).
     """
 
-    __module__ = "torch"
+    __module__ = "course_lib"
 
     def __init__(self, type):  # noqa: A002 - PyTorch's parameter name
         if type is bool:
@@ -307,7 +307,7 @@ class finfo:
         TypeError: for integer and bool dtypes (PyTorch's message).
     """
 
-    __module__ = "torch"
+    __module__ = "course_lib"
 
     def __init__(self, type=None):  # noqa: A002 - PyTorch's parameter name
         type = type or get_default_dtype()

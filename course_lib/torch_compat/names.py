@@ -7,9 +7,12 @@ callable``), while their ``__name__`` is the short one.  A Python class has one 
 ``tp_name``) the long one.  :func:`type_name` names an argument's type as PyTorch's argument errors do.
 """
 
+import sys
+import types
+
 from ..core.tensor import Tensor
 
-__all__ = ["CTypeName", "set_c_name", "type_name"]
+__all__ = ["CTypeName", "set_c_name", "type_name", "public_module"]
 
 _TYPE_NAME = type.__dict__["__name__"]
 
@@ -33,4 +36,24 @@ def type_name(obj):
     t = type(obj)
     if t.__module__ == "builtins" or isinstance(obj, Tensor):
         return t.__name__
-    return f"{t.__module__}.{t.__qualname__}"
+    module = t.__module__
+    if module == "course_lib" or module.startswith("course_lib."):      # PyTorch's messages name its own types
+        module = "torch" + module[len("course_lib"):]
+    return f"{module}.{t.__qualname__}"
+
+
+def public_module(name, *classes):
+    """Make ``classes`` print under module ``name`` (``course_lib.nn.modules.linear``): the module course_lib's rule
+    for class paths gives them (``course_lib.`` and the rest of PyTorch's path), where course_lib keeps them in
+    another file.  ``name`` becomes an importable module holding them (so that pickle finds them); the modules
+    above it are made too where they do not exist.  Returns the module."""
+    module = sys.modules.get(name)
+    if module is None:
+        module = sys.modules[name] = types.ModuleType(name, f"PyTorch's module {'torch' + name[10:]}: course_lib's "
+                                                             "classes that PyTorch keeps there.")
+        parent, _, child = name.rpartition(".")
+        setattr(sys.modules.get(parent) or public_module(parent), child, module)
+    for cls in classes:
+        cls.__module__ = name
+        setattr(module, cls.__qualname__, cls)
+    return module

@@ -19,22 +19,23 @@ the same values as PyTorch:
 * normal: Box-Muller.  Fewer than 16 numbers (or another layout) are drawn
   one by one in double precision (each pair of uniforms gives two normals,
   the second kept for the next call); 16 or more are drawn as uniforms
-  first and transformed in blocks of 16 in the tensor's precision;
+  first and transformed in blocks of 16 (``box_muller.py``: float32 with the
+  polynomials of PyTorch's AVX2 kernel, bit for bit on x86-64);
 * ``randperm``: Fisher-Yates swaps with ``draw % (n - i)``.
-
-(PyTorch's float32 block path uses vectorised math, which can differ in
-the last bit from NumPy's; printed with 4 decimals it does not show.)
 CUDA tensors are drawn on the CPU and moved: PyTorch's CUDA generator is
 another algorithm, so their values differ from PyTorch's.
 """
 
 
+import math
+
 import numpy as np
 
 from ..core.tensor import Tensor, wrap
 from . import dtypes as _dtype
+from .box_muller import transform_blocks
 from .fma import fma
-from .names import type_name
+from .names import public_module, type_name
 
 __all__ = ["Generator", "default_generator", "manual_seed", "seed", "initial_seed", "get_rng_state", "set_rng_state",
            "uniform_values", "normal_values", "bernoulli_mask"]
@@ -48,8 +49,6 @@ class Generator:
 
     ``manual_seed`` returns the default one.
     """
-
-    __module__ = "torch"
 
     def __init__(self, device="cpu"):
         self.device = device
@@ -122,8 +121,11 @@ class Generator:
         r = self.random(2 * n)
         return (r[0::2] << np.uint64(32)) | r[1::2]
 
-    def uniform(self, n, dt, low=0.0, high=1.0):
-        """``n`` uniform numbers in ``[low, high)`` of dtype ``dt``, as PyTorch's ``uniform_real_distribution``."""
+    def uniform(self, n, dt, low=0.0, high=1.0, reverse_bound=True):
+        """``n`` uniform numbers in ``[low, high)`` of dtype ``dt``, as PyTorch's ``uniform_real_distribution``.
+
+        A float16 number that rounds up to ``high`` becomes ``low``, as PyTorch's ``uniform_`` kernel makes it
+        (``reverse_bound``; its normal sampler keeps it)."""
         if dt is _dtype.float64:     # x * (to - from) + from as one fused multiply-add, as PyTorch's kernel
             x = (self.random64(n) & np.uint64(2 ** 53 - 1)).astype(np.float64) * 2.0 ** -53
             return fma(x, high - low, low)
@@ -131,37 +133,41 @@ class Generator:
         if dt is _dtype.float32:     # the same in float: bounds and their difference rounded to float first
             low32, high32 = np.float32(low), np.float32(high)
             return (x * float(high32 - low32) + float(low32)).astype(np.float32)    # exact product, one rounding
-        return (x * (high - low) + low).astype(dt.numpy_dtype)
+        # float16: x * (high - low) + low in float32 (one rounding), then rounded to float16
+        out = (x * float(np.float32(high - low)) + float(np.float32(low))).astype(np.float32).astype(dt.numpy_dtype)
+        if reverse_bound:
+            out[out == dt.numpy_dtype.type(high)] = dt.numpy_dtype.type(low)
+        return out
 
     def _normal_double(self):
         """One standard normal in double precision (Box-Muller; the pair's second value is kept)."""
         if self._next_normal is not None:
             value, self._next_normal = self._next_normal, None
             return value
-        u1, u2 = self.uniform(2, _dtype.float64)
-        r = np.sqrt(-2.0 * np.log1p(-u2))
-        theta = 2.0 * np.pi * u1
-        self._next_normal = float(r * np.sin(theta))
-        return float(r * np.cos(theta))
+        u1, u2 = self.uniform(2, _dtype.float64)       # C's log1p, sin and cos (glibc's; NumPy's differ at times)
+        r = math.sqrt(-2.0 * math.log1p(-float(u2)))
+        theta = 2.0 * math.pi * float(u1)
+        self._next_normal = r * math.sin(theta)
+        return r * math.cos(theta)
 
     def normal(self, n, dt, mean=0.0, std=1.0):
         """``n`` normal numbers of dtype ``dt``, as PyTorch's CPU ``normal_`` kernel draws them."""
         if n < 16:
-            with np.errstate(over="ignore"):
-                return np.array([self._normal_double() * std + mean for _ in range(n)]).astype(dt.numpy_dtype)
-        t = dt.numpy_dtype.type
+            with np.errstate(over="ignore"):          # value * std + mean, fused as in PyTorch's kernel
+                values = np.array([self._normal_double() for _ in range(n)])
+                return fma(values, std, mean).astype(dt.numpy_dtype)
+        if dt is _dtype.float16:                     # PyTorch: float32 blocks, each drawn when it is computed
+            blocks = transform_blocks(self.uniform(-(-n // 16) * 16, _dtype.float32).reshape(-1, 16), mean, std)
+            data = np.empty(n, np.float16)
+            data[:n // 16 * 16] = blocks[:n // 16].reshape(-1)
+            data[n - 16:] = blocks[-1]                   # (the last, overlapping block when n % 16)
+            return data
         data = self.uniform(n, dt)
-        blocks = list(range(0, n - 15, 16))
-        if n % 16:
-            blocks.append(n - 16)
-        for start in blocks:
-            if start == n - 16 and n % 16:
-                data[start:] = self.uniform(16, dt)       # PyTorch redraws the last, overlapping block
-            block = data[start:start + 16]
-            u1 = t(1) - block[:8]
-            radius = np.sqrt(t(-2) * np.log(u1))
-            theta = (2.0 * np.pi * block[8:].astype(np.float64)).astype(dt.numpy_dtype)
-            block[:8], block[8:] = radius * np.cos(theta) * t(std) + t(mean), radius * np.sin(theta) * t(std) + t(mean)
+        whole = n // 16 * 16
+        transform_blocks(data[:whole].reshape(-1, 16), mean, std)
+        if n % 16:                                   # PyTorch draws the last 16 again: an overlapping block
+            data[n - 16:] = self.uniform(16, dt)
+            transform_blocks(data[n - 16:].reshape(1, 16), mean, std)
         return data
 
     def randint(self, n, low, high):
@@ -180,6 +186,8 @@ class Generator:
                 r[i], r[z] = r[z], r[i]
         return r
 
+
+public_module("course_lib._C", Generator)       # type(torch.Generator()) is torch._C.Generator in PyTorch
 
 default_generator = Generator()
 default_generator.seed()            # PyTorch seeds its default generator non-deterministically at start-up
@@ -261,8 +269,10 @@ def normal_values(shape, dt, mean=0.0, std=1.0, generator=None):
     """
     mean, std = float(mean), float(std)
     _check_std(std)
-    if dt._kind != "f":
+    if dt._kind != "f" and int(np.prod(shape)):      # (no elements: PyTorch's kernel never runs)
         raise NotImplementedError(f'"normal_kernel_cpu" not implemented for \'{dt._short_name}\'')
+    if dt._kind != "f":
+        return np.empty(shape, dt.numpy_dtype)
     return _rng(generator).normal(int(np.prod(shape)), dt, mean, std).reshape(shape)
 
 

@@ -21,7 +21,7 @@ class Size(tuple, metaclass=CTypeName):
     """
 
     __slots__ = ()
-    __module__ = "torch"
+    __module__ = "course_lib"                # type(x.shape) prints <class 'course_lib.Size'> (README: class names)
 
     def __new__(cls, sizes=()):
         items = tuple(sizes)

@@ -25,6 +25,7 @@ from ..ops.creation import as_tensor, tensor
 from ..ops.random import randperm
 from ..ops.views import stack
 from ..torch_compat import dtypes as _dtype
+from ..torch_compat.names import public_module
 from ..torch_compat.random import Generator, default_generator
 
 __all__ = ["Dataset", "TensorDataset", "Subset", "random_split", "Sampler", "SequentialSampler", "RandomSampler",
@@ -361,3 +362,10 @@ class DataLoader:
 
     def __len__(self):
         return len(self.batch_sampler if self.batch_sampler is not None else self.sampler)
+
+
+# Each class prints under PyTorch's module path, course_lib in front (README.md, "Class names"):
+# type(DataLoader(ds)) is <class 'course_lib.utils.data.dataloader.DataLoader'>.
+public_module("course_lib.utils.data.dataset", Dataset, TensorDataset, Subset)
+public_module("course_lib.utils.data.sampler", Sampler, SequentialSampler, RandomSampler, BatchSampler)
+public_module("course_lib.utils.data.dataloader", DataLoader)

@@ -43,16 +43,18 @@ import numpy as np
 TIMEOUT_S = 20.0
 
 _ADDRESS = re.compile(r"\b0x[0-9a-fA-F]+\b")
-_TENSOR_CLASS = re.compile(r"<class '[A-Za-z_][\w.]*\.Tensor'>")
+# course_lib's rule for class paths (README.md, "Class names"): course_lib in front of PyTorch's path
+_CLASS_PATH = re.compile(r"<(class ')?course_lib\.")
 
 
 _CPP_TRACE = re.compile(r"\nException raised from .*", re.S)
 
 
 def normalize(text):
-    """Addresses, the tensor class path and the C++ stack trace that a few torch messages carry read the same on
+    """Addresses, class paths (course_lib's rule, README.md "Class names": ``<class 'course_lib.dtype'>`` reads as
+    ``<class 'torch.dtype'>``) and the C++ stack trace that a few torch messages carry read the same on
     both sides (course_lib reproduces torch's "(Triggered internally at ...)" notes, so they are compared)."""
-    return _TENSOR_CLASS.sub("<class 'torch.Tensor'>", _ADDRESS.sub("0x?", _CPP_TRACE.sub("", text)))
+    return _CLASS_PATH.sub(r"<\1torch.", _ADDRESS.sub("0x?", _CPP_TRACE.sub("", text)))
 
 
 def shown_names(node):
