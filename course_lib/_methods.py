@@ -31,7 +31,8 @@ from .ops import views as V
 from .ops.creation import as_tensor
 from .ops.random import multinomial as _multinomial
 from .torch_compat import dtypes as _dtype
-from .torch_compat.arguments import Signature, int_list, invalid_arguments, parse, public_names
+from .torch_compat.arguments import (FUNCTION_SIGNATURES, Signature, int_list, invalid_arguments, listing_order, parse,
+                                     public_names)
 from .torch_compat.layouts import check_no_partial_overlap
 from .torch_compat.random import _rng, normal_values, uniform_values
 
@@ -88,7 +89,6 @@ def _as_method(function):
     """``function(input, ...)`` as a Tensor method whose argument errors are the method's, as PyTorch's parser words
     them: positions counted without ``self`` (``argument 'other' (position 1)``), the method's overloads listed."""
     name = function.__name__
-    from .torch_compat.arguments import FUNCTION_SIGNATURES, Signature, invalid_arguments, listing_order
     texts = [t for t in map(_method_text, FUNCTION_SIGNATURES.get(name, ())) if t]
     signatures = tuple(Signature(t) for t in texts)
 
@@ -268,7 +268,6 @@ def _warn_once(message):
     """Warn ``message`` (a UserWarning) the first time only, as PyTorch's TORCH_WARN_ONCE does (per process)."""
     if message not in _WARNED:
         _WARNED.add(message)
-        import warnings
         warnings.warn(message, UserWarning, stacklevel=3)
 
 
@@ -585,7 +584,6 @@ def _fill_(self, value):
         RuntimeError: a value tensor with dimensions (PyTorch's message).
     """
     if not isinstance(value, Tensor) and not D.is_number(value):
-        from .torch_compat.arguments import Signature, invalid_arguments
         raise invalid_arguments("fill_", (Signature("(Tensor value)"), Signature("(Number value)")), (value,))
     if isinstance(value, Tensor):
         v = value._data

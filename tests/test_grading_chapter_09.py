@@ -320,7 +320,7 @@ def test_a_backward_by_hand_that_forgets_to_sum_back_or_overwrites_old_gradients
     unsummed = verdict("q5", _manual_code(fit="grad"))
     assert unsummed.status == "failed" and unsummed.case == 1                         # w is 0-d, x is (2,)
     assert "attempting to assign a gradient of size '[2]' to a tensor of size '[]'" in unsummed.reason
-    assert "这张图里 w 在前向计算中被广播过" in unsummed.reason
+    assert "这张图里 w 在前向传播中被广播过" in unsummed.reason
     overwriting = verdict("q5", _manual_code(store="grad"))
     assert overwriting.status == "failed" and overwriting.case == 6                    # old_grads
     assert "原有的梯度被覆盖了" in overwriting.reason and "梯度会累加" in overwriting.reason

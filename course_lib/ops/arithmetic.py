@@ -17,7 +17,7 @@ from ..core.layout import broadcast_shape
 from ..core.ops import Add, Div, Mul, Sub
 from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
-from ..torch_compat.arguments import Signature, parse, tensor_expected, wrong_arguments
+from ..torch_compat.arguments import Signature, invalid_arguments, parse, tensor_expected, wrong_arguments
 from ..torch_compat.fma import fused
 from ..torch_compat.layouts import elementwise_result
 from ..torch_compat.names import type_name
@@ -744,7 +744,6 @@ def pow_method(self, *args, **kwargs):
         return pow(self, args[0])
     if not args and kwargs.keys() == {"exponent"}:
         return pow(self, kwargs["exponent"])
-    from ..torch_compat.arguments import Signature, invalid_arguments
     raise invalid_arguments("pow", (Signature("(Tensor exponent)"), Signature("(Number exponent)")), args, kwargs)
 
 
