@@ -55,13 +55,11 @@ class _Root:
 
 
 def _root_edges(tensors):
-    edges = []
-    for i, t in enumerate(tensors):
-        edge = edge_of(t)
-        if edge[0] is None:
+    edges = tuple(map(edge_of, tensors))
+    for i, (node, _) in enumerate(edges):
+        if node is None:
             raise RuntimeError(f"element {i} of tensors does not require grad and does not have a grad_fn")
-        edges.append(edge)
-    return tuple(edges)
+    return edges
 
 
 def _count_dependencies(root, keep=None):
@@ -100,8 +98,7 @@ class _Pass:
         self.root, self.shared, self.retain_graph, self.trace = root, shared, retain_graph, trace
         self.deps = _count_dependencies(root)
         self.buffers = {}            # node -> one gradient (or None) per output of the node
-        self.ready = []              # heap of (-sequence number, tie, node): the newest runs first
-        self.tie = 0
+        self.ready, self.tie = [], 0  # heap of (-sequence number, tie, node): the newest runs first
         self.captures, self.leads, self.captured = {}, None, []
 
     def capture(self, inputs):
@@ -139,14 +136,13 @@ class _Pass:
         dependencies have all delivered becomes ready."""
         if len(out) > 1 and (len(out) > 2 or out[0] is out[1]):
             _mark_repeated(out, self.shared)
-        deps = self.deps
         for (nxt, nr), g, meta in zip(node.next_functions, out, node._input_meta):
-            left = deps.get(nxt)
+            left = self.deps.get(nxt)
             if left is None:                     # no node, or one that leads to none of the wanted inputs
                 continue
             if g is not None:
                 self.deliver(node, nxt, nr, g, meta)
-            deps[nxt] = left - 1
+            self.deps[nxt] = left - 1
             if left == 1:
                 heappush(self.ready, (-nxt._sequence_nr, self.tie, nxt))
                 self.tie += 1
@@ -157,9 +153,7 @@ class _Pass:
             g = np.asarray(g)                    # NumPy gives scalars for 0-d results; keep arrays
         if meta is not None and (g.shape != meta[0] or g.dtype is not meta[1] or g.__class__ is not meta[2]):
             g = validate(node, g, meta, nr)
-        buf = self.buffers.get(nxt)
-        if buf is None:
-            buf = self.buffers[nxt] = [None] * nxt._n_outputs
+        buf = self.buffers.setdefault(nxt, [None] * nxt._n_outputs)
         buf[nr] = g if buf[nr] is None else _add(buf[nr], g, self.shared)
 
     def run_node(self, node, grads):
@@ -196,10 +190,6 @@ class _Pass:
 def _mark_repeated(out, shared):
     """An array a node sends along two edges (``add`` sends one gradient to both inputs) is not the
     engine's alone: it must not be added into in place."""
-    if len(out) == 2:
-        if out[0] is out[1] and out[0] is not None:
-            shared.add(id(out[0]))
-        return
     seen = set()
     for g in out:
         if g is not None and id(g) in seen:
@@ -229,12 +219,10 @@ def validate(node, grad, meta, index):
         try:
             grad = sum_to(grad, shape)
         except ValueError:
-            raise RuntimeError(
-                f"Function {node.name()} returned an invalid gradient at index {index} - got "
-                f"[{', '.join(map(str, grad.shape))}] but expected shape compatible with "
-                f"[{', '.join(map(str, shape))}]") from None
-    if grad.dtype != dtype:
-        grad = grad.astype(dtype)
+            got, want = (", ".join(map(str, s)) for s in (grad.shape, shape))
+            raise RuntimeError(f"Function {node.name()} returned an invalid gradient at index {index} - got [{got}] "
+                               f"but expected shape compatible with [{want}]") from None
+    grad = grad.astype(dtype, copy=False)
     if grad.__class__ is not array_type:      # a 0-d CPU tensor took part in a CUDA operation
         grad = to_numpy(grad) if array_type is _ndarray else module_for("cuda").asarray(grad)
     return grad

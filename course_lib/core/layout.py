@@ -130,24 +130,18 @@ def broadcast_shape(a, b):
 
 
 def sum_to(array, shape):
-    """``array`` summed over the positions where ``shape`` was broadcast to ``array.shape``.
-
-    Broadcasting run backwards: a stretched input's gradient is the sum over the positions it reached.
+    """``array`` summed over the positions where ``shape`` was broadcast to ``array.shape``: broadcasting run
+    backwards (a stretched input's gradient is the sum over the positions it reached).
 
     Raises:
         ValueError: ``shape`` does not broadcast to ``array.shape``.
     """
     lead = array.ndim - len(shape)
-    if lead < 0:
+    if lead < 0 or any(size not in (1, n) for size, n in zip(shape, array.shape[lead:])):
         raise ValueError(f"shape {shape} does not broadcast to {array.shape}")
-    axes = list(range(lead))
-    for i, size in enumerate(shape):
-        if size != array.shape[lead + i] and size != 1:
-            raise ValueError(f"shape {shape} does not broadcast to {array.shape}")
-        if size == 1 and array.shape[lead + i] != 1:
-            axes.append(lead + i)
+    axes = (*range(lead), *(lead + i for i, size in enumerate(shape) if size == 1 != array.shape[lead + i]))
     if axes:
-        array = hooks.total(array, tuple(axes), True)
+        array = hooks.total(array, axes, True)
     return array.reshape(shape)
 
 

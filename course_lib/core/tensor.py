@@ -253,6 +253,5 @@ class Tensor:
     def _bump(self):
         """Count one more in-place write."""
         if self._version_ref is None:
-            self._version_ref = [1]
-        else:
-            self._version_ref[0] += 1
+            self._version_ref = [0]
+        self._version_ref[0] += 1
