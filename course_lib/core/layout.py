@@ -139,9 +139,9 @@ def sum_to(array, shape):
     lead = array.ndim - len(shape)
     if lead < 0 or any(size not in (1, n) for size, n in zip(shape, array.shape[lead:])):
         raise ValueError(f"shape {shape} does not broadcast to {array.shape}")
-    axes = (*range(lead), *(lead + i for i, size in enumerate(shape) if size == 1 != array.shape[lead + i]))
+    axes = [*range(lead)] + [lead + i for i, size in enumerate(shape) if size == 1 and array.shape[lead + i] != 1]
     if axes:
-        array = hooks.total(array, axes, True)
+        array = hooks.total(array, tuple(axes), True)
     return array.reshape(shape)
 
 
