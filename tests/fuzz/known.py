@@ -70,8 +70,6 @@ KNOWN = [
      _c_msg(r"expected scalar type")),
     ("fuzz: batched matmul / einsum of bool tensors: PyTorch's \"bmm\" not implemented message",
      r"^exception type at matmul:(einsum|matmul|@|rmatmul|bmm)", _t_msg(r"\"bmm\" not implemented for 'Bool'")),
-    ("fuzz: randint(low, high, dtype=torch.bool) with high > 2 is accepted", r"^course_lib accepts at create:randint",
-     _t_msg(r"out of bounds for bool")),
     ("fuzz: cat with a legacy empty 1-D operand that requires grad: the result does not require grad",
      r"^grad_fn name at shape:cat", None),
     ("fuzz: a view taken before its base's requires_grad_() does not follow it (PyTorch: requires_grad=True)",
