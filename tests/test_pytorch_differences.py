@@ -304,9 +304,25 @@ FUZZ = {
                                "random_ on a non-contiguous tensor fills in another order"),
     "randn_empty_int": "torch.randn(0, dtype=torch.int32)",
     "softmax_empty_int": "torch.tensor([[]], dtype=torch.int16).softmax(-1)",
-    "sum_int_dtype_requires_grad": _fuzz("torch.ones(2, requires_grad=True).sum(dtype=torch.int64)",
-                                         "sum(dtype=int64) of a tensor that requires grad: \"Autograd not support "
-                                         "dtype\""),
+    "sum_int_dtype_requires_grad": "torch.ones(2, requires_grad=True).sum(dtype=torch.int64)",
+    "sum_dim_int_dtype_requires_grad": "torch.ones(2, 3, requires_grad=True).sum((0,), True, dtype=torch.int16)",
+    "sum_bad_dim_before_autograd_dtype": "torch.ones(2, requires_grad=True).sum(5, dtype=torch.int64)",
+    "sum_uint8_dtype_requires_grad": "torch.sum(torch.ones(2, dtype=torch.float64, requires_grad=True), "
+                                     "dtype=torch.uint8)",
+    "sum_bool_dtype_requires_grad": "torch.ones(2, requires_grad=True).sum(dtype=torch.bool)",
+    "sum_int_dtype_no_grad": "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad(): print(x.sum(dtype=torch."
+                             "int64))\nwith torch.inference_mode(): print(x.sum(dtype=torch.int64))\n"
+                             "print(x.detach().sum(dtype=torch.int64), x.sum(dtype=torch.float64))",
+    "sum_int_dtype_view_requires_grad": "x = torch.ones(2, requires_grad=True); x[0].sum(dtype=torch.int64)",
+    "prod_int_dtype_requires_grad": "torch.ones(2, requires_grad=True).prod(dtype=torch.int64)",
+    "prod_dim_int_dtype_requires_grad": "torch.prod(torch.ones(2, requires_grad=True), 0, keepdim=True, "
+                                        "dtype=torch.int8)",
+    "cumsum_int_dtype_requires_grad": "torch.ones(2, requires_grad=True).cumsum(dim=0, dtype=torch.int64)",
+    "cumprod_int_dtype_requires_grad": "torch.ones(2, 2, requires_grad=True).cumprod(1, dtype=torch.int32)",
+    "cumsum_bad_dim_before_autograd_dtype": "torch.ones(2, requires_grad=True).cumsum(5, dtype=torch.int64)",
+    "cumsum_bool_dtype": "torch.cumsum(torch.ones(2), 0, dtype=torch.bool)",
+    "cumprod_bool_dtype": "torch.cumprod(torch.tensor([True, False]), 0, dtype=torch.bool)",
+    "cumsum_bool_dtype_requires_grad": "torch.cumsum(torch.ones(2, requires_grad=True), 0, dtype=torch.bool)",
     "randint_bool": "torch.randint(1, 10, (4,), dtype=torch.bool)",
     "randint_bool_from": "torch.randint(-1, 1, (4,), dtype=torch.bool)",
     "randint_bool_from_first": "torch.randint(2, 5, (4,), dtype=torch.bool)",

@@ -78,8 +78,6 @@ KNOWN = [
      r"^exception type at shape:stack", _t_msg(r"Dimension out of range")),
     ("fuzz: random_ on a non-contiguous tensor fills the elements in another order", r"^value at inplace:random_",
      None),
-    ("fuzz: sum/prod/cumsum(dtype=torch.int64) of a tensor that requires grad: PyTorch raises \"Autograd not support "
-     "dtype\"", r"^course_lib accepts at reduce:(sum|prod|cumsum|mean)", _t_msg(r"Autograd not support dtype")),
     ("fuzz: rsub of an integer tensor with a float alpha is accepted", r"^course_lib accepts at binary:rsub",
      _t_msg(r"alpha must not be a floating point")),
     ("fuzz: a negative alpha or number with an unsigned tensor: NumPy's OverflowError",
