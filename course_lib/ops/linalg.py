@@ -17,7 +17,6 @@ any        >=3 (or 1-2 with >=3)   broadcast the batch dims, ``bmm``
 
 import math
 
-import numpy as np
 
 from ..core.backend import backend_of
 from ..core.graph import Op
