@@ -17,7 +17,6 @@ any        >=3 (or 1-2 with >=3)   broadcast the batch dims, ``bmm``
 
 import math
 
-
 from ..core.backend import backend_of
 from ..core.graph import Op
 from ..core.layout import broadcast_shape, element_strides
