@@ -381,8 +381,21 @@ FUZZ = {
                                       "a negative alpha with an unsigned tensor: NumPy's OverflowError"),
     "rsub_int_float_alpha": _fuzz("torch.rsub(torch.tensor([[0]]), -2, alpha=0.5)",
                                   "rsub of an integer tensor with a float alpha is accepted"),
-    "einsum_mixed_dtypes_k1": _fuzz("torch.einsum('ij,jk->ik', torch.ones(3, 1), torch.ones(1, 2, dtype=torch."
-                                    "float64))", "einsum of mixed dtypes with a contracted dim of size 1"),
+    "einsum_mixed_dtypes_k1": "torch.einsum('ij,jk->ik', torch.ones(3, 1), torch.ones(1, 2, dtype=torch.float64))",
+    "einsum_mixed_dtypes_k1_int": "torch.einsum('ij,jk->ik', torch.full((1, 1), 1.5, dtype=torch.float64), "
+                                  "torch.tensor([[2, 3]], dtype=torch.int32))",
+    "einsum_mixed_dtypes_contracted": "torch.einsum('ij,jk->ik', torch.ones(2, 3, dtype=torch.float64), "
+                                      "torch.ones(3, 2, dtype=torch.int32))",
+    "einsum_mixed_dtypes_bool_first": "torch.einsum('bij,bjk->bik', torch.ones(2, 2, 3, dtype=torch.bool), "
+                                      "torch.ones(2, 3, 2, dtype=torch.int64))",
+    "einsum_mixed_dtypes_empty": "torch.einsum('ij,jk->ik', torch.ones(2, 0, dtype=torch.float64), "
+                                 "torch.ones(0, 2, dtype=torch.int32))",
+    "einsum_mixed_dtypes_outer": "torch.einsum('i,j->ij', torch.tensor([1, 2], dtype=torch.uint8), "
+                                 "torch.tensor([-1, 2, 3], dtype=torch.int8))",
+    "einsum_mixed_dtypes_elementwise": "torch.einsum('ij,ij->i', torch.ones(2, 1, dtype=torch.float16), "
+                                       "torch.ones(2, 1))",
+    "einsum_mixed_dtypes_dot": "torch.einsum('i,i->', torch.ones(3), torch.ones(3, dtype=torch.float64))",
+    "einsum_mixed_dtypes_dot_1": "torch.einsum('i,i->', torch.ones(1, dtype=torch.bool), torch.ones(1))",
 }
 
 ALL = {**ZEROS_NAN_INF, **FLOAT16, **NUMPY_MESSAGES, **ZERO_D, **MESSAGES, **TYPES, **MISSING, **LAST_BITS, **FUZZ}

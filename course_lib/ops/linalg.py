@@ -11,8 +11,13 @@ a.dim()    b.dim()                 computed as
 1          2                       ``unsqueeze(0)``, ``mm``, ``squeeze(0)``
 2          2                       ``mm``
 >=3        1 or 2                  fold the batch into rows: ``mm``/``mv``
+1 or 2     >=3                     fold ``b.mT``: ``mv``, or ``mm`` transposed back
 any        >=3 (or 1-2 with >=3)   broadcast the batch dims, ``bmm``
 =========  ======================  =====================================
+
+The folds follow PyTorch's ``should_fold``: when the smaller operand requires grad, or when the batched one
+views as a matrix without a copy (never for 2-D @ batch otherwise); ``(1, n, k) @ (b, k, m)`` with a
+requiring-grad batch of one is squeezed into 2-D @ 3-D first.
 """
 
 import math
@@ -418,7 +423,8 @@ def einsum(equation, *operands):
 
     Raises:
         RuntimeError: operands and subscripts that do not agree, an unknown or repeated output subscript,
-            sizes that do not match, operands of different dtypes (PyTorch's messages).
+            sizes that do not match (PyTorch's messages); operands of different dtypes only where a contraction
+            reaches ``bmm`` (a product without a sum promotes, as ``*`` does; an empty one returns).
     """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
@@ -441,10 +447,6 @@ def einsum(equation, *operands):
                                    f"with previously seen size {seen}")
             if seen is None or seen == 1:
                 sizes[c] = n
-    for op in operands[1:]:
-        if op._data.dtype != operands[0]._data.dtype:
-            raise RuntimeError(f"expected scalar type {operands[0].dtype._short_name} but found "
-                               f"{op.dtype._short_name}")
     contracted = sorted((c for c in sizes if c not in out), key=_label_key)
     order = out + "".join(contracted)
     permuted = [_to_order(op, labels, order) for op, labels in zip(operands, inputs)]

@@ -57,12 +57,6 @@ KNOWN = [
     # ---- found by the fuzzer (tests/fuzz/FINDINGS.md)
     ("fuzz: random_ on an expanded tensor: PyTorch's overlap error", r"^course_lib accepts at inplace:random_",
      _t_msg(r"more than one element of the written-to tensor")),
-    ("fuzz: einsum of mixed dtypes with an empty result: PyTorch returns it, course_lib raises",
-     r"^course_lib raises at matmul:einsum",
-     lambda t, c: "size=(" in (t or {}).get("out", "") or "tensor([]" in (t or {}).get("out", "")),
-    ("fuzz: einsum of mixed dtypes where the contracted dim has size 1 (PyTorch multiplies, promoting) or the result "
-     "is empty: PyTorch computes, course_lib raises", r"^course_lib raises at matmul:einsum",
-     _c_msg(r"expected scalar type")),
     ("fuzz: cat with a legacy empty 1-D operand that requires grad: the result does not require grad",
      r"^grad_fn name at shape:cat", None),
     ("fuzz: a view taken before its base's requires_grad_() does not follow it (PyTorch: requires_grad=True)",
