@@ -41,7 +41,7 @@ from .torch_compat.arguments import (
     public_names,
 )
 from .torch_compat.layouts import check_no_partial_overlap
-from .torch_compat.random import _rng, normal_values, uniform_values
+from .torch_compat.random import _rng, check_random_bounds, normal_values, random_range, uniform_values
 
 # ---------------------------------------------------------------------------
 # Out-of-place methods: Tensor.name(self, ...) is torch.name(self, ...)
@@ -644,10 +644,6 @@ def _normal_(self, mean=0.0, std=1.0, *, generator=None):
 Tensor.uniform_ = _uniform_
 Tensor.normal_ = _normal_
 
-# random_: the C type PyTorch names in its bounds errors, and the digits of a floating dtype's mantissa
-_RANDOM_C_TYPE = {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "int64_t", "Int": "int",
-                  "Short": "short", "Char": "signed char", "Byte": "unsigned char", "Bool": "bool"}
-_MANTISSA = {"Float": 24, "Double": 53, "Half": 11}
 _RANDOM_SIGNATURES = ("(*, torch.Generator generator = None)",
                       "(int from, int to, *, torch.Generator generator = None)",
                       "(int to, *, torch.Generator generator = None)")
@@ -669,12 +665,7 @@ def _random_(self, *args, generator=None, **kwargs):
     dt = self.dtype
     name = dt._short_name
     n = self._data.size
-    digits = _MANTISSA.get(name)
-    if digits is None:
-        info = np.iinfo(self._data.dtype) if name != "Bool" else None
-        lowest, highest = (0, 1) if info is None else (int(info.min), int(info.max))
-    else:
-        lowest, highest = -(2 ** digits), 2 ** digits
+    lowest, highest, digits = random_range(dt)
     rng = _rng(generator)
     if not args:
         op = I.Random
@@ -691,15 +682,7 @@ def _random_(self, *args, generator=None, **kwargs):
             high = highest + 1
         elif low >= high:
             raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
-        for label, value in (("from", low), ("to - 1", high - 1)):
-            if not lowest <= value <= highest:
-                if digits is None:
-                    raise RuntimeError(f"{label} is out of bounds for {_RANDOM_C_TYPE[name]}")
-                warnings.warn(f"{label} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
-                              f"{_RANDOM_C_TYPE[name]} can support discrete uniform distribution only within this "
-                              "range. This warning will become an error in version 1.7 release, please fix the code "
-                              "in advance (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
-                              "DistributionTemplates.h:111.)", UserWarning, stacklevel=2)
+        check_random_bounds(dt, low, high)
         values = rng.randint(n, low, high)
     values = D.backend_of(self._data).asarray(np.asarray(values).astype(self._data.dtype).reshape(self._data.shape))
     return _overwrite(self, op, values)

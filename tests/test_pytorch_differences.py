@@ -284,10 +284,11 @@ FUZZ = {
     "clamp_min_max_grad_fn": "x = torch.ones(2, requires_grad=True); print(x.clamp_min(0).grad_fn.name(), "
                                    "x.clamp_max(0).grad_fn.name())",
     "rsub_grad_fn": "x = torch.ones(2, requires_grad=True); torch.rsub(x, x).grad_fn.name()",
-    "inner_grad_fn": _fuzz("x = torch.ones(1, 3, requires_grad=True); torch.inner(x, torch.ones(3)).grad_fn.name()",
-                           _GRAD_FN + " (inner: ViewBackward0)"),
-    "matmul_2d_3d_grad_fn": _fuzz("x = torch.ones(1, 4, requires_grad=True); (x @ torch.ones(2, 4, 3)).grad_fn.name()",
-                                  _GRAD_FN + " (matmul 2-D @ 3-D: TransposeBackward0)"),
+    "inner_grad_fn": "x = torch.ones(1, 3, requires_grad=True); torch.inner(x, torch.ones(3)).grad_fn.name()",
+    "matmul_2d_3d_grad_fn": "x = torch.ones(1, 4, requires_grad=True); (x @ torch.ones(2, 4, 3)).grad_fn.name()",
+    "matmul_eye_3d_grad_fn": "(torch.eye(3, dtype=torch.float64, requires_grad=True) @ torch.ones(1, 3, 1, "
+                             "dtype=torch.float64)).grad_fn.name()",
+    "inner_1_1_grad_fn": "torch.inner(torch.ones(1, 1, requires_grad=True), torch.ones(1)).grad_fn.name()",
     "matmul_1d_3d_grad_fn": "x = torch.ones(4, requires_grad=True); (x @ torch.ones(2, 4, 3)).grad_fn.name()",
     "inner_dtype_message": "torch.inner(torch.ones(3), torch.ones(3, dtype=torch.float64))",
     "linspace_int8": "torch.linspace(0.0, 2.5, 6, dtype=torch.int8)",
@@ -304,13 +305,61 @@ FUZZ = {
                                "random_ on a non-contiguous tensor fills in another order"),
     "randn_empty_int": "torch.randn(0, dtype=torch.int32)",
     "softmax_empty_int": "torch.tensor([[]], dtype=torch.int16).softmax(-1)",
-    "sum_int_dtype_requires_grad": _fuzz("torch.ones(2, requires_grad=True).sum(dtype=torch.int64)",
-                                         "sum(dtype=int64) of a tensor that requires grad: \"Autograd not support "
-                                         "dtype\""),
-    "randint_bool": _fuzz("torch.randint(1, 10, (4,), dtype=torch.bool)",
-                          "randint(dtype=torch.bool) with high > 2 is accepted"),
-    "bmm_bool": _fuzz("torch.matmul(torch.ones(1, 3, dtype=torch.bool), torch.ones(1, 3, 1, dtype=torch.uint8))",
-                      "batched matmul of bool tensors: PyTorch's \"bmm\" not implemented message"),
+    "sum_int_dtype_requires_grad": "torch.ones(2, requires_grad=True).sum(dtype=torch.int64)",
+    "sum_dim_int_dtype_requires_grad": "torch.ones(2, 3, requires_grad=True).sum((0,), True, dtype=torch.int16)",
+    "sum_bad_dim_before_autograd_dtype": "torch.ones(2, requires_grad=True).sum(5, dtype=torch.int64)",
+    "sum_uint8_dtype_requires_grad": "torch.sum(torch.ones(2, dtype=torch.float64, requires_grad=True), "
+                                     "dtype=torch.uint8)",
+    "sum_bool_dtype_requires_grad": "torch.ones(2, requires_grad=True).sum(dtype=torch.bool)",
+    "sum_int_dtype_no_grad": "x = torch.ones(2, requires_grad=True)\nwith torch.no_grad(): print(x.sum(dtype=torch."
+                             "int64))\nwith torch.inference_mode(): print(x.sum(dtype=torch.int64))\n"
+                             "print(x.detach().sum(dtype=torch.int64), x.sum(dtype=torch.float64))",
+    "sum_int_dtype_view_requires_grad": "x = torch.ones(2, requires_grad=True); x[0].sum(dtype=torch.int64)",
+    "prod_int_dtype_requires_grad": "torch.ones(2, requires_grad=True).prod(dtype=torch.int64)",
+    "prod_dim_int_dtype_requires_grad": "torch.prod(torch.ones(2, requires_grad=True), 0, keepdim=True, "
+                                        "dtype=torch.int8)",
+    "cumsum_int_dtype_requires_grad": "torch.ones(2, requires_grad=True).cumsum(dim=0, dtype=torch.int64)",
+    "cumprod_int_dtype_requires_grad": "torch.ones(2, 2, requires_grad=True).cumprod(1, dtype=torch.int32)",
+    "cumsum_bad_dim_before_autograd_dtype": "torch.ones(2, requires_grad=True).cumsum(5, dtype=torch.int64)",
+    "cumsum_bool_dtype": "torch.cumsum(torch.ones(2), 0, dtype=torch.bool)",
+    "cumprod_bool_dtype": "torch.cumprod(torch.tensor([True, False]), 0, dtype=torch.bool)",
+    "cumsum_bool_dtype_requires_grad": "torch.cumsum(torch.ones(2, requires_grad=True), 0, dtype=torch.bool)",
+    "randint_bool": "torch.randint(1, 10, (4,), dtype=torch.bool)",
+    "randint_bool_from": "torch.randint(-1, 1, (4,), dtype=torch.bool)",
+    "randint_bool_from_first": "torch.randint(2, 5, (4,), dtype=torch.bool)",
+    "randint_bool_from_ge_to": "torch.randint(3, 2, (4,), dtype=torch.bool)",
+    "randint_bool_draws": "torch.manual_seed(3); print(torch.randint(2, (2, 5), dtype=torch.bool), "
+                          "torch.randint(1, 2, (3,), dtype=torch.bool), torch.randint(0, 2, (0,), dtype=torch.bool))",
+    "randint_uint8_bounds": "print(torch.randint(-5, 2, (2,), dtype=torch.uint8))",
+    "randint_uint8_to": "torch.randint(0, 257, (2,), dtype=torch.uint8)",
+    "randint_int32_to": "torch.randint(0, 2**31 + 1, (2,), dtype=torch.int32)",
+    "randint_int8_draws": "torch.manual_seed(0); torch.randint(-5, 2, (6,), dtype=torch.int8)",
+    "randint_like_bool_bounds": "torch.randint_like(torch.zeros(4, dtype=torch.bool), 3)",
+    "randint_float16_bounds": "torch.randint(0, 2**17, (2,), dtype=torch.float16)",
+    "random_float16_bounds": "torch.zeros(2, dtype=torch.float16).random_(0, 2**17)",
+    "bmm_bool": "torch.matmul(torch.ones(1, 3, dtype=torch.bool), torch.ones(1, 3, 1, dtype=torch.uint8))",
+    "bmm_bool_before_dtype": "torch.bmm(torch.ones(1, 1, 2, dtype=torch.bool), torch.ones(1, 2, 1))",
+    "bmm_dtype_after_bool_second": "torch.bmm(torch.ones(1, 1, 2, dtype=torch.int64), torch.ones(1, 2, 1, "
+                                   "dtype=torch.bool))",
+    "bmm_sizes_before_bool": "torch.bmm(torch.ones(1, 1, 2, dtype=torch.bool), torch.ones(1, 3, 1))",
+    "bmm_empty_mixed_dtypes": "print(torch.bmm(torch.ones(1, 2, 0, dtype=torch.float64), torch.ones(1, 0, 2, "
+                              "dtype=torch.int32)), torch.bmm(torch.ones(0, 2, 3, dtype=torch.bool), torch.ones(0, 3, "
+                              "2, dtype=torch.bool)))",
+    "mm_mv_empty_bool": "print(torch.mm(torch.ones(2, 0, dtype=torch.bool), torch.ones(0, 2, dtype=torch.bool)), "
+                        "torch.mv(torch.ones(0, 3, dtype=torch.bool), torch.ones(3, dtype=torch.bool)))",
+    "matmul_bool_batched_int": "torch.ones(2, 1, 3, dtype=torch.bool) @ torch.ones(2, 3, 2, dtype=torch.int32)",
+    "matmul_vector_batch_addmv": "torch.ones(2, dtype=torch.float64) @ torch.ones(2, 2, 3, dtype=torch.int32).mT"
+                                 ".contiguous().mT",
+    "matmul_vector_batch_addmv_permuted": "torch.ones(2, dtype=torch.float64) @ torch.ones(2, 3, 2, "
+                                          "dtype=torch.int32).permute(1, 0, 2)",
+    "matmul_vector_batch_bmm": "torch.ones(2, dtype=torch.float64) @ torch.ones(2, 2, 3, dtype=torch.int32)",
+    "matmul_batch_vector_addmv": "torch.ones(2, 2, 3, dtype=torch.float64) @ torch.ones(3, dtype=torch.int32)",
+    "matmul_transposed_batch_matrix_bmm": "torch.ones(2, 2, 3, dtype=torch.float64).mT @ torch.ones(2, 2, "
+                                          "dtype=torch.int32)",
+    "matmul_empty_batch_mixed": "torch.ones(2, 3, dtype=torch.float64) @ torch.ones(0, 3, 2, dtype=torch.int32)",
+    "inner_bool_empty": "torch.inner(torch.ones(0, 3, dtype=torch.bool), torch.ones(2, 3, dtype=torch.bool))",
+    "inner_bool_1_1": "torch.inner(torch.ones(2, 1, dtype=torch.bool), torch.ones(2, 1, dtype=torch.bool))",
+    "inner_int32_last_1": "torch.inner(torch.ones(2, 1, dtype=torch.int32), torch.ones(3, 1, dtype=torch.int32))",
     "roll_0d": "torch.tensor(0).roll(1, 0)",
     "true_divide_0d_wider_int": "torch.true_divide(torch.tensor([[1]], dtype=torch.int8), torch.tensor(300))",
     "div_0d_wider_int": "torch.tensor([1], dtype=torch.int8) / torch.tensor(300)",
@@ -332,8 +381,21 @@ FUZZ = {
                                       "a negative alpha with an unsigned tensor: NumPy's OverflowError"),
     "rsub_int_float_alpha": _fuzz("torch.rsub(torch.tensor([[0]]), -2, alpha=0.5)",
                                   "rsub of an integer tensor with a float alpha is accepted"),
-    "einsum_mixed_dtypes_k1": _fuzz("torch.einsum('ij,jk->ik', torch.ones(3, 1), torch.ones(1, 2, dtype=torch."
-                                    "float64))", "einsum of mixed dtypes with a contracted dim of size 1"),
+    "einsum_mixed_dtypes_k1": "torch.einsum('ij,jk->ik', torch.ones(3, 1), torch.ones(1, 2, dtype=torch.float64))",
+    "einsum_mixed_dtypes_k1_int": "torch.einsum('ij,jk->ik', torch.full((1, 1), 1.5, dtype=torch.float64), "
+                                  "torch.tensor([[2, 3]], dtype=torch.int32))",
+    "einsum_mixed_dtypes_contracted": "torch.einsum('ij,jk->ik', torch.ones(2, 3, dtype=torch.float64), "
+                                      "torch.ones(3, 2, dtype=torch.int32))",
+    "einsum_mixed_dtypes_bool_first": "torch.einsum('bij,bjk->bik', torch.ones(2, 2, 3, dtype=torch.bool), "
+                                      "torch.ones(2, 3, 2, dtype=torch.int64))",
+    "einsum_mixed_dtypes_empty": "torch.einsum('ij,jk->ik', torch.ones(2, 0, dtype=torch.float64), "
+                                 "torch.ones(0, 2, dtype=torch.int32))",
+    "einsum_mixed_dtypes_outer": "torch.einsum('i,j->ij', torch.tensor([1, 2], dtype=torch.uint8), "
+                                 "torch.tensor([-1, 2, 3], dtype=torch.int8))",
+    "einsum_mixed_dtypes_elementwise": "torch.einsum('ij,ij->i', torch.ones(2, 1, dtype=torch.float16), "
+                                       "torch.ones(2, 1))",
+    "einsum_mixed_dtypes_dot": "torch.einsum('i,i->', torch.ones(3), torch.ones(3, dtype=torch.float64))",
+    "einsum_mixed_dtypes_dot_1": "torch.einsum('i,i->', torch.ones(1, dtype=torch.bool), torch.ones(1))",
 }
 
 ALL = {**ZEROS_NAN_INF, **FLOAT16, **NUMPY_MESSAGES, **ZERO_D, **MESSAGES, **TYPES, **MISSING, **LAST_BITS, **FUZZ}
@@ -342,6 +404,72 @@ ALL = {**ZEROS_NAN_INF, **FLOAT16, **NUMPY_MESSAGES, **ZERO_D, **MESSAGES, **TYP
 @pytest.mark.parametrize("code", list(ALL.values()), ids=list(ALL))
 def test_same_as_pytorch(code):
     assert_same(code)
+
+
+# ------------------------------------------- matmul's and inner's graphs (PyTorch's _matmul_impl and tensordot)
+
+_CHAIN = ("def chain(f):\n"
+          "    if f is None: return '-'\n"
+          "    return f.name() + '(' + ','.join(chain(g) for g, _ in getattr(f, 'next_functions', ())) + ')'\n"
+          "def make(shape, layout, rg, k):\n"
+          "    n = 1\n"
+          "    for s in shape: n *= s\n"
+          "    base = (torch.arange(n, dtype=torch.float64) * 0.37 + k).sin()\n"
+          "    if layout == 'T':\n"
+          "        t = base.reshape(shape[:-2] + (shape[-1], shape[-2])).transpose(-1, -2)\n"
+          "    elif layout == 'P':\n"
+          "        t = base.reshape((shape[1], shape[0]) + shape[2:]).transpose(0, 1)\n"
+          "    else:\n"
+          "        t = base.reshape(shape)\n"
+          "    return t.requires_grad_(rg) if rg else t\n"
+          "def rounded(t):\n"
+          "    return [round(v, 12) for v in t.detach().reshape(-1).tolist()]\n"
+          "def run(f, a, b):\n"
+          "    y = f(a, b)\n"
+          "    print(chain(y.grad_fn), tuple(y.shape), y.stride(), y.is_contiguous(), rounded(y))\n"
+          "    if y.requires_grad:\n"
+          "        (y * torch.ones_like(y).cumsum(-1)).sum().backward()\n"
+          "        print([rounded(t.grad) for t in (a, b) if t.grad is not None])\n")
+
+_SHAPES = [   # (a, b): 1-D, 2-D, batched on either side, broadcasting batches, batches of one, empty ones
+    ((3,), (4, 3, 2)), ((3,), (1, 3, 2)), ((3,), (2, 1, 3, 2)), ((2, 3), (4, 3, 2)), ((1, 3), (1, 3, 1)),
+    ((3, 3), (1, 3, 1)), ((4, 2, 3), (3,)), ((4, 2, 3), (3, 2)), ((1, 2, 3), (3, 1)), ((4, 2, 3), (1, 3, 2)),
+    ((1, 2, 3), (4, 3, 2)), ((2, 1, 2, 3), (4, 3, 2)), ((2, 1, 2, 3), (3,)), ((3,), (0, 3, 2)), ((0, 2, 3), (3, 2)),
+    ((2, 3), (0, 3, 2)), ((2, 0, 3), (3,)), ((3, 1, 3), (5, 3, 4)), ((4, 2, 3), (4, 3, 2)),
+]
+
+
+def _layouts(shape):
+    return "c" + ("T" if len(shape) >= 2 else "") + ("P" if len(shape) >= 3 else "")
+
+
+def _graph_program(function, a, b):
+    lines = [_CHAIN]
+    for la in _layouts(a):
+        for lb in _layouts(b):
+            for rga, rgb in ((True, False), (False, True), (True, True), (False, False)):
+                lines.append(f"run({function}, make({a}, '{la}', {rga}, 0), make({b}, '{lb}', {rgb}, 1))\n")
+    return "".join(lines)
+
+
+@pytest.mark.parametrize("a, b", _SHAPES, ids=[f"{a}@{b}" for a, b in _SHAPES])
+def test_matmul_graph_values_and_gradients(a, b):
+    """The whole grad_fn chain, the result's strides, values and gradients (to 12 digits: BLAS's summation order is
+    not PyTorch's) of ``a @ b`` for each operand layout
+    (contiguous, last two dims transposed, batch dims permuted) and each side requiring grad: PyTorch folds a
+    batched operand into one mm/mv (through ``b.mT``, then transposes back) where ``should_fold`` says so."""
+    assert_same(_graph_program("torch.matmul", a, b))
+
+
+_INNER_SHAPES = [((3,), (3,)), ((1, 3), (3,)), ((3,), (1, 3)), ((2, 3), (4, 3)), ((1,), (1,)), ((1, 1), (1,)),
+                 ((2, 1), (4, 1)), ((4, 2, 3), (2, 4, 3)), ((0, 3), (2, 3)), ((2, 1, 1), (3, 1))]
+
+
+@pytest.mark.parametrize("a, b", _INNER_SHAPES, ids=[f"{a},{b}" for a, b in _INNER_SHAPES])
+def test_inner_graph_values_and_gradients(a, b):
+    """``inner`` is PyTorch's tensordot: a last dim of size 1 summed first, permute, reshape, mm (dot for one row
+    on each side), reshape."""
+    assert_same(_graph_program("torch.inner", a, b))
 
 
 # ---------------------------------------------------------------- class paths

@@ -11,13 +11,16 @@ a.dim()    b.dim()                 computed as
 1          2                       ``unsqueeze(0)``, ``mm``, ``squeeze(0)``
 2          2                       ``mm``
 >=3        1 or 2                  fold the batch into rows: ``mm``/``mv``
+1 or 2     >=3                     fold ``b.mT``: ``mv``, or ``mm`` transposed back
 any        >=3 (or 1-2 with >=3)   broadcast the batch dims, ``bmm``
 =========  ======================  =====================================
+
+The folds follow PyTorch's ``should_fold``: when the smaller operand requires grad, or when the batched one
+views as a matrix without a copy (never for 2-D @ batch otherwise); ``(1, n, k) @ (b, k, m)`` with a
+requiring-grad batch of one is squeezed into 2-D @ 3-D first.
 """
 
 import math
-
-import numpy as np
 
 from ..core.backend import backend_of
 from ..core.graph import Op
@@ -130,7 +133,8 @@ def mv(input, vec):
     if m.dtype != v.dtype:
         raise RuntimeError(f"addmv input tensors must have the same dtype, but got {_short(vec)}, "
                            f"{_short(input)}, and {_short(vec)}")
-    _check_not_bool(input, "addmv_impl_cpu")
+    if m.size:                                  # (an empty product never reaches the kernel)
+        _check_not_bool(input, "addmv_impl_cpu")
     return D.record(Mv, (input, vec), (m, v))
 
 
@@ -174,7 +178,7 @@ def mm(input, mat2, *, out=None):
                            f"{b.shape[0]}x{b.shape[1]})")
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected m1 and m2 to have the same dtype, but got: {_c_name(a)} != {_c_name(b)}")
-    if a.dtype.kind == "b":
+    if a.dtype.kind == "b" and a.size and b.size:   # (an empty product never reaches the kernel)
         _check_not_bool(input, "addmm_impl_cpu_")
     return D.record(Mm, (input, mat2), (a, b))
 
@@ -202,9 +206,11 @@ def bmm(input, mat2):
     if b.shape[0] != a.shape[0] or b.shape[1] != a.shape[2]:
         raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{a.shape[0]}, "
                            f"{a.shape[2]}] but got: [{b.shape[0]}, {b.shape[1]}].")
+    if not (a.size and b.size):                 # nothing to multiply: PyTorch's kernel returns zeros (or nothing)
+        return D.record(Bmm, (input, mat2), (a.astype(b.dtype, copy=False), b))     # in mat2's dtype, unchecked
+    _check_not_bool(input, "bmm")               # (the kernel runs in self's dtype: bool first)
     if a.dtype != b.dtype:
         raise RuntimeError(f"expected scalar type {_short(input)} but found {_short(mat2)}")
-    _check_not_bool(input, "bmm")
     return D.record(Bmm, (input, mat2), (a, b))
 
 
@@ -237,55 +243,79 @@ def matmul(input, other, *, out=None):
         return mm(input, other)
     if d1 == 1 and d2 == 2:                  # (mm checks the shapes, then the dtypes)
         return V.view_op(V.SqueezeMatmul, mm(V.unsqueeze(input, 0), other), {"axes": (0,)})
-    if d1 >= 3 and d2 <= 2:
-        # fold the batch dimensions of `input` into the rows of one matrix
-        batch = input._data.shape[:-1]
-        folded = V.reshape(input, -1, input._data.shape[-1])
-        if d2 == 1:
-            out = mv(folded, other)
-            return D.record(V.UnsafeView, (out,), (out._data,), {"shape": batch})
-        out = mm(folded, other)
-        return D.record(V.UnsafeView, (out,), (out._data,), {"shape": batch + (other._data.shape[-1],)})
+    if _should_fold(input, other):
+        return _folded_matmul(input, other)
+    if d1 == 3 and d2 == 3 and input._data.shape[0] != other._data.shape[0]:
+        # a batch of one that requires grad is squeezed to go the folded way (PyTorch: no expanded gradient)
+        if input._data.shape[0] == 1 and input.requires_grad:
+            return matmul(V.squeeze(input, 0), other)
+        if other._data.shape[0] == 1 and other.requires_grad:
+            return matmul(input, V.squeeze(other, 0))
     return _batched_matmul(input, other)
 
 
-def _folds_transposed(b):
-    """Whether PyTorch's matmul (``should_fold``) computes ``vector @ b`` as ``b.mT`` viewed as one matrix times the
-    vector: when ``b.mT``'s leading dims can be merged without a copy (or ``b`` is empty)."""
-    x = b._data
+def _foldable(x, transposed):
+    """Whether ``x`` (``x.mT`` if ``transposed``) views as one matrix ``(-1, x.size(-1))`` without a copy."""
     if x.size == 0:
         return True
     shape, strides = list(x.shape), list(element_strides(x))
-    shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
+    if transposed:
+        shape[-2:], strides[-2:] = shape[:-3:-1], strides[:-3:-1]
     return all(strides[i] == strides[i + 1] * shape[i + 1] for i in range(len(shape) - 2))
 
 
-def _batched_matmul(a, b):
+def _should_fold(a, b):
+    """PyTorch's ``should_fold``: a batched operand times a vector or matrix computed as one ``mm``/``mv`` on the
+    batched one (``b.mT`` when ``b`` is the batched one) viewed as a matrix: when the small operand requires grad
+    (its gradient then comes from one mm, not a sum of a bmm), else when the view needs no copy."""
     d1, d2 = a._data.ndim, b._data.ndim
-    a2 = V.unsqueeze(a, 0) if d1 == 1 else a
-    b2 = V.unsqueeze(b, -1) if d2 == 1 else b
-    n, k = a2._data.shape[-2:]
-    k2, m = b2._data.shape[-2:]
-    batch = broadcast_shape(a2._data.shape[:-2], b2._data.shape[:-2])
-    if k != k2:
-        if d1 == 1 and _folds_transposed(b):     # PyTorch multiplies b.mT, folded into a matrix, by the vector
-            rows = int(np.prod(b._data.shape[:-2])) * m
-            raise RuntimeError(f"size mismatch, got input ({rows}), mat ({rows}x{k2}), vec ({k})")
-        # the message PyTorch's bmm gives after folding
-        size = int(np.prod(batch)) if batch else 1
-        raise RuntimeError(f"Expected size for first two dimensions of batch2 tensor to be: [{size}, {k}] but "
-                           f"got: [{size}, {k2}].")
-    if a._data.dtype != b._data.dtype:       # (bmm's check, after the sizes)
-        raise RuntimeError(f"expected scalar type {_short(a)} but found {_short(b)}")
-    size = int(np.prod(batch)) if batch else 1
-    a3 = V.reshape(V.expand(a2, batch + (n, k)), size, n, k)
-    b3 = V.reshape(V.expand(b2, batch + (k, m)), size, k, m)
+    larger = d1 >= d2
+    if not ((d1 if larger else d2) >= 3 and (d2 if larger else d1) <= 2):
+        return False
+    if (b if larger else a).requires_grad:
+        return True
+    if d1 == 2:
+        return False
+    return _foldable(a._data if larger else b._data, not larger)
+
+
+def _folded_matmul(a, b):
+    """PyTorch's folded matmul: the batch of the larger operand merged into the rows of one matrix, then ``mm`` or
+    ``mv`` and an ``_unsafe_view`` (for ``matrix @ batch``: ``b.mT`` folded times ``a.t()``, transposed back)."""
+    transpose = b._data.ndim > a._data.ndim
+    t1 = V.transpose(b, -2, -1) if transpose else a
+    t2 = (V.t(a) if a._data.ndim == 2 else a) if transpose else b
+    sizes = t1._data.shape
+    shape = sizes[:-1]
+    folded = V.reshape(t1, math.prod(shape), sizes[-1])
+    if t2._data.ndim == 2:
+        out = mm(folded, t2)
+        out = D.record(V.UnsafeView, (out,), (out._data,), {"shape": shape + (t2._data.shape[1],)})
+        return V.contiguous(V.transpose(out, -2, -1)) if transpose else out
+    out = mv(folded, t2)
+    return D.record(V.UnsafeView, (out,), (out._data,), {"shape": shape})
+
+
+def _batched_matmul(a, b):
+    """PyTorch's matmul of batches: both operands expanded to the broadcast batch, reshaped to 3-D, ``bmm``
+    (a vector ``b`` as a column: reshaped, ``unsqueeze(2)``, then ``squeeze(-1)``), and an ``_unsafe_view``."""
+    x, y = a._data, b._data
+    d1, d2 = x.ndim, y.ndim
+    n = x.shape[-2] if d1 > 1 else 1
+    m1 = x.shape[-1]
+    m2 = y.shape[-2] if d2 > 1 else y.shape[0]
+    p = y.shape[-1] if d2 > 1 else 1
+    batch = broadcast_shape(x.shape[:max(d1 - 2, 0)], y.shape[:max(d2 - 2, 0)])
+    size = math.prod(batch)
+    a3 = V.reshape(V.expand(a, batch + (n, m1)), size, n, m1)
+    if d2 == 1:
+        b3 = V.unsqueeze(V.reshape(V.expand(b, batch + (m2,)), size, m2), 2)
+    else:
+        b3 = V.reshape(V.expand(b, batch + (m2, p)), size, m2, p)
     out = bmm(a3, b3)
-    shape = batch + (n, m)
-    if d1 == 1:
-        shape = batch + (m,)
-    elif d2 == 1:
-        shape = batch + (n,)
+    if d2 == 1:
+        out = V.squeeze(out, -1)
+    shape = batch + ((n,) if d1 > 1 else ()) + ((p,) if d2 > 1 else ())
     return D.record(V.UnsafeView, (out,), (out._data,), {"shape": shape})
 
 
@@ -317,12 +347,26 @@ def inner(input, other):
                            f"[{', '.join(map(str, x.shape))}] and [{', '.join(map(str, y.shape))}]")
     if x.dtype != y.dtype:                   # PyTorch's inner is a tensordot, which checks this
         raise RuntimeError("both inputs should have same dtype")
-    if x.dtype.kind == "b":                  # (a 1 x 1 product goes to dot, any other to addmm)
-        one = x.size == x.shape[-1] and y.size == y.shape[-1]
-        raise NotImplementedError(f'"{"dot" if one else "addmm_impl_cpu_"}" not implemented for \'Bool\'')
-    if input._data.ndim == 1 and other._data.ndim == 1:
-        return dot(input, other)
-    return matmul(input, V.transpose(other, -1, -2) if other._data.ndim > 1 else other)
+    return _tensordot_last(input, other)
+
+
+def _tensordot_last(a, b):
+    """PyTorch's ``tensordot(a, b, -1, -1)``, which its ``inner`` is: a last dim of size 1 summed first
+    (``SumBackward1``), both operands permuted (the contracted dim last in ``a``, first in ``b``), reshaped to
+    matrices, ``mm`` (``dot`` of the flattened operands when both have one row), reshaped to the result."""
+    x, y = a._data, b._data
+    if y.shape[-1] == 1:                         # a size-1 contracted dim is a broadcast: summed right away
+        a = _sum(a, -1, True, dtype=a.dtype)
+    elif x.shape[-1] == 1:
+        b = _sum(b, -1, True, dtype=b.dtype)
+    csize = x.shape[-1] if x.shape[-1] != 1 and y.shape[-1] != 1 else 1
+    rsizes = a.shape[:-1] + b.shape[:-1]
+    size1, size2 = math.prod(a.shape[:-1]), math.prod(b.shape[:-1])
+    t1 = V.permute(a, *range(a.ndim))
+    t2 = V.permute(b, b.ndim - 1, *range(b.ndim - 1))
+    if size1 == 1 and size2 == 1:
+        return V.reshape(dot(V.flatten(t1), V.flatten(t2)), rsizes)
+    return V.reshape(mm(V.reshape(t1, size1, csize), V.reshape(t2, csize, size2)), rsizes)
 
 
 # ---------------------------------------------------------------------------
@@ -379,7 +423,8 @@ def einsum(equation, *operands):
 
     Raises:
         RuntimeError: operands and subscripts that do not agree, an unknown or repeated output subscript,
-            sizes that do not match, operands of different dtypes (PyTorch's messages).
+            sizes that do not match (PyTorch's messages); operands of different dtypes only where a contraction
+            reaches ``bmm`` (a product without a sum promotes, as ``*`` does; an empty one returns).
     """
     if len(operands) == 1 and isinstance(operands[0], (list, tuple)):
         operands = tuple(operands[0])
@@ -402,10 +447,6 @@ def einsum(equation, *operands):
                                    f"with previously seen size {seen}")
             if seen is None or seen == 1:
                 sizes[c] = n
-    for op in operands[1:]:
-        if op._data.dtype != operands[0]._data.dtype:
-            raise RuntimeError(f"expected scalar type {operands[0].dtype._short_name} but found "
-                               f"{op.dtype._short_name}")
     contracted = sorted((c for c in sizes if c not in out), key=_label_key)
     order = out + "".join(contracted)
     permuted = [_to_order(op, labels, order) for op, labels in zip(operands, inputs)]

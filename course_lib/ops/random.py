@@ -13,7 +13,7 @@ from ..core.tensor import Tensor
 from ..torch_compat import dtypes as _dtype
 from ..torch_compat.arguments import Signature, _format_invalid, invalid_arguments, listing_order, unknown_keywords
 from ..torch_compat.names import type_name
-from ..torch_compat.random import _check_std, _rng, bernoulli_mask
+from ..torch_compat.random import _check_std, _rng, bernoulli_mask, check_random_bounds
 from .creation import _MISSING, _finish, _keywords, allocation_error, check_out, into_out, parse_size, size_keyword
 
 __all__ = ["rand", "randn", "randint", "randperm", "normal", "rand_like", "randn_like", "randint_like", "bernoulli",
@@ -138,6 +138,7 @@ def randint(*args, low=_MISSING, high=_MISSING, size=None, generator=None, out=N
                         None if dtype is None else dt, device, requires_grad, shape=shape)
     if low >= high:
         raise RuntimeError(f"random_ expects 'from' to be less than 'to', but got from={low} >= to={high}")
+    check_random_bounds(dt, low, high)
     values = _rng(generator).randint(int(np.prod(shape)), low, high).astype(dt.numpy_dtype)
     return _draw(values, shape, device, requires_grad)
 

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 
 from ..core.backend import backend_of
+from ..core.grad_mode import is_grad_enabled
 from ..core.graph import Op
 from ..core.ops import Sum
 from ..core.tensor import Tensor, wrap, wrap_dim
@@ -667,6 +668,13 @@ def _missing_dim(name):
     return TypeError(f'{name}() missing 1 required positional arguments: "dim"')
 
 
+def _autograd_dtype(input, rdt):
+    """PyTorch's refusal to record a sum/prod/cumsum/cumprod with an integer or bool ``dtype`` (raised once the
+    dims were checked and the kernel ran, only when the graph is recorded)."""
+    if rdt.kind != "f" and input.requires_grad and is_grad_enabled():
+        raise RuntimeError(f"Autograd not support dtype: {_dtype.from_numpy_dtype(rdt)._short_name}")
+
+
 def _sum_dtype(x, dtype, name):
     dtype = _dtype.as_dtype(dtype, name)
     if dtype is not None:
@@ -744,8 +752,11 @@ def sum(input, dim=_NO_DIM, keepdim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN, 
     if x.dtype != rdt:
         x = x.astype(rdt)
     if dim is None and not keepdim:
+        _autograd_dtype(input, rdt)
         return D.record(Sum, (input,), (x,))
-    return D.record(SumDim, (input,), (x,), {"axes": normalize_dims(dim, x.ndim), "keepdim": keepdim})
+    axes = normalize_dims(dim, x.ndim)
+    _autograd_dtype(input, rdt)
+    return D.record(SumDim, (input,), (x,), {"axes": axes, "keepdim": keepdim})
 
 
 def mean(input, dim=_NO_DIM, keepdim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN,
@@ -800,8 +811,10 @@ def prod(input, dim=_ALL_ELEMENTS, keepdim=False, *, dtype=None, axis=_NOT_GIVEN
     if x.dtype != rdt:
         x = x.astype(rdt)
     if dim is None:
+        _autograd_dtype(input, rdt)
         return D.record(Prod, (input,), (x,))
     axis = wrap_dim(dim, x.ndim)
+    _autograd_dtype(input, rdt)
     if x.ndim == 0:
         return D.record(Prod, (input,), (x,))
     return D.record(ProdDim, (input,), (x,), {"axis": axis, "keepdim": keepdim})
@@ -1130,7 +1143,11 @@ def cumsum(input, dim=_NOT_GIVEN, *, dtype=None, axis=_NOT_GIVEN):
     rdt = _sum_dtype(x, dtype, "cumsum")
     if x.dtype != rdt:
         x = x.astype(rdt)
-    return D.record(CumSum, (input,), (x,), {"axis": wrap_dim(dim, x.ndim)})
+    axis = wrap_dim(dim, x.ndim)
+    if rdt.kind == "b" and x.size:
+        raise NotImplementedError('"cumsum_out_cpu" not implemented for \'Bool\'')
+    _autograd_dtype(input, rdt)
+    return D.record(CumSum, (input,), (x,), {"axis": axis})
 
 
 def logsumexp(input, dim=_NOT_GIVEN, keepdim=False, *, axis=_NOT_GIVEN, keepdims=_NOT_GIVEN):
@@ -1189,7 +1206,11 @@ def cumprod(input, dim=_NOT_GIVEN, *, dtype=None):
     rdt = _sum_dtype(x, dtype, "cumprod")
     if x.dtype != rdt:
         x = x.astype(rdt)
-    return D.record(CumProd, (input,), (x,), {"axis": wrap_dim(dim, x.ndim)})
+    axis = wrap_dim(dim, x.ndim)
+    if rdt.kind == "b" and x.size:
+        raise NotImplementedError('"cumprod_out_cpu" not implemented for \'Bool\'')
+    _autograd_dtype(input, rdt)
+    return D.record(CumProd, (input,), (x,), {"axis": axis})
 
 
 class Trace(Op):

@@ -28,6 +28,7 @@ another algorithm, so their values differ from PyTorch's.
 
 
 import math
+import warnings
 
 import numpy as np
 
@@ -232,6 +233,46 @@ def _rng(generator):
 
 
 _C_TYPE = {"Half": "c10::Half", "Float": "float", "Double": "double"}
+
+# random_ and randint: the C type PyTorch names in its bounds errors, and the digits of a floating dtype's mantissa
+RANDOM_C_TYPE = {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "int64_t", "Int": "int",
+                 "Short": "short", "Char": "signed char", "Byte": "unsigned char", "Bool": "bool"}
+MANTISSA = {"Float": 24, "Double": 53, "Half": 11}
+
+
+def random_range(dt):
+    """The lowest and highest integer ``random_``/``randint`` may draw for ``dt`` (for a floating dtype, the
+    range its mantissa holds exactly), and the digits of that mantissa (None for an integer dtype)."""
+    name = dt._short_name
+    digits = MANTISSA.get(name)
+    if digits is not None:
+        return -(2 ** digits), 2 ** digits, digits
+    if name == "Bool":
+        return 0, 1, None
+    info = np.iinfo(dt.numpy_dtype)
+    return int(info.min), int(info.max), None
+
+
+def check_random_bounds(dt, low, high, stacklevel=3):
+    """PyTorch's check of ``[low, high)`` against ``dt`` (``check_from_to_in_range``): an integer dtype's range
+    (RuntimeError "from is out of bounds for bool", "to - 1 is out of bounds for ..."), a floating one's largest
+    number, then a warning where its mantissa cannot hold the bound."""
+    lowest, highest, digits = random_range(dt)
+    name = dt._short_name
+    if digits is not None:
+        biggest = float(np.finfo(dt.numpy_dtype).max)
+        for label, value in (("from", low), ("to - 1", high - 1)):
+            if not -biggest <= value <= biggest:
+                raise RuntimeError(f"{label} is out of bounds for {RANDOM_C_TYPE[name]}")
+    for label, value in (("from", low), ("to - 1", high - 1)):
+        if not lowest <= value <= highest:
+            if digits is None:
+                raise RuntimeError(f"{label} is out of bounds for {RANDOM_C_TYPE[name]}")
+            warnings.warn(f"{label} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
+                          f"{RANDOM_C_TYPE[name]} can support discrete uniform distribution only within this "
+                          "range. This warning will become an error in version 1.7 release, please fix the code "
+                          "in advance (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
+                          "DistributionTemplates.h:111.)", UserWarning, stacklevel=stacklevel)
 
 
 def uniform_values(shape, dt, low=0.0, high=1.0, generator=None):
