@@ -184,6 +184,38 @@ def test_report_names_never_collide():
                for f in files)
 
 
+def test_a_plain_name_cannot_take_the_report_name_of_a_hashed_one_and_no_name_is_too_long():
+    # a student who reads report_name() names a file after another's hashed report name
+    victims = ["a__b.ipynb", "中文.ipynb", "a b.ipynb"]
+    for victim in victims:
+        hashed = batch.report_name(victim)[:-len(".json")]
+        lookalike = hashed.replace("__", "/", 1) + ".ipynb" if "__" in hashed else hashed + ".ipynb"
+        assert batch.report_name(lookalike) != batch.report_name(victim), (victim, lookalike)
+    # every report name (and the temporary name it is written under) fits in a file name of 255 bytes
+    for name in ["x" * 200 + "/" + "y" * 200 + ".ipynb", "名" * 80 + ".ipynb", "y" * 245 + ".ipynb",
+                 "a/" * 100 + "b.ipynb"]:
+        assert len(batch.report_name(name).encode("utf-8")) <= 140, name
+
+
+def test_long_and_lookalike_names_each_get_their_own_report_and_row(tmp_path):
+    root, out = tmp_path / "subs", tmp_path / "out"
+    victim = "a__b_05_broadcasting.ipynb"
+    names = [victim, batch.report_name(victim)[:-len(".json")].replace("__", "/", 1) + ".ipynb",
+             "x" * 200 + "/" + "y" * 200 + "_05_broadcasting.ipynb", "名" * 70 + "_05_broadcasting.ipynb",
+             "z" * 235 + "_05.ipynb"]
+    for name in names:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("", encoding="utf-8")          # unreadable: graded without a kernel
+    proc = subprocess.run(GRADE + [str(root), "--out", str(out), "--jobs", "1"], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    with open(out / "grades.csv", encoding="utf-8") as f:
+        rows = {row["submission"]: row for row in csv.DictReader(f)}
+    assert set(rows) == set(names) and {r["status"] for r in rows.values()} == {"unreadable"}
+    written = {json.loads(p.read_text(encoding="utf-8"))["submission"] for p in out.glob("*.json")}
+    assert written == set(names) and len(list(out.glob("*.json"))) == len(names)
+
+
 def test_the_csv_is_rebuilt_from_the_reports_and_never_holds_a_formula(tmp_path):
     reports = [{"submission": "=cmd|' /C calc'!A0.ipynb", "chapter": "05_broadcasting", "status": "graded",
                 "score": 2, "max_score": 8, "questions": [{"question": "q1", "points": 2}], "notes": ["@x"]},
