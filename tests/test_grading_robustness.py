@@ -141,6 +141,81 @@ def test_the_load_guard_refuses_calls_of_the_learners_own_code_and_outside_the_l
     assert sys.getprofile() is None
 
 
+@pytest.fixture()
+def tables():
+    """A library module with the kinds of tables course_lib keeps (restored afterwards), and a flag."""
+    import types
+
+    import numpy as np
+    module = types.ModuleType("course_lib._clg_test_tables")
+    module.TABLE, module.ITEMS, module.ARRAY = {"float64": "float64"}, [1], np.zeros(3)
+    module.flag = []
+    sys.modules[module.__name__] = module
+    import course_lib.core.dtypes as dtypes
+    saved = dict(dtypes._BY_NUMPY)
+    mean = sys.modules["course_lib"].Tensor.mean
+    try:
+        yield module
+    finally:
+        del sys.modules[module.__name__]
+        dtypes._BY_NUMPY.clear()
+        dtypes._BY_NUMPY.update(saved)
+        sys.modules["course_lib"].Tensor.mean = mean
+
+
+def _untouched(module):
+    import course_lib
+    import course_lib.core.dtypes as dtypes
+    import numpy as np
+    assert module.TABLE == {"float64": "float64"} and module.ITEMS == [1] and not module.ARRAY.any()
+    assert module.flag == []
+    assert dtypes._BY_NUMPY[np.dtype("float64")] is course_lib.float64
+    assert course_lib.Tensor.mean.__module__.startswith("course_lib")
+    assert sys.getprofile() is None
+
+
+SETUP = "import builtins, functools, itertools, operator\nimport numpy as np\nimport course_lib as torch\n" \
+        "from course_lib._clg_test_tables import TABLE, ITEMS, ARRAY, flag\n" \
+        "from course_lib.core.dtypes import _BY_NUMPY\n" \
+        "def _evil(*args):\n    import course_lib\n    course_lib.Tensor.mean = _evil\n    flag.append(1)\n" \
+        "    return list\n"
+
+
+@pytest.mark.parametrize("source", [
+    # in-place operators fire no call event: `|=` on a module's dict, `+=` on its list, on a numpy array
+    "_BY_NUMPY |= {np.dtype('float64'): torch.float32}\nTABLE |= {'float64': 'float32'}\n"
+    "ITEMS += [2]\nARRAY += 1\n",
+    "class A:\n    t = TABLE\n    t |= {'x': 1}\n",
+    # C functions called by C (map, partial, starmap) fire no c_call event; nor does a ufunc with out=
+    "_ = list(map(builtins.setattr, [torch.Tensor], ['mean'], [_evil]))\n",
+    "_ = list(map(TABLE.update, [{'x': 1}]))\n_ = functools.partial(dict.update, TABLE, {'x': 1})()\n",
+    "_ = list(itertools.starmap(operator.setitem, [(TABLE, 'x', 1)]))\n_ = sorted([ITEMS], key=list.clear)\n",
+    "_ = np.add(ARRAY, 1, out=ARRAY)\n_ = ARRAY.fill(1)\n_ = list(map(np.add, [ARRAY], [1], [ARRAY]))\n",
+    # a refusal swallowed by a finalizer (or a weakref callback) switched the guard off for the rest
+    "class Dropper:\n    def __del__(self):\n        pass\n_ = [Dropper()] and _evil()\n",
+    "import weakref\nclass Obj:\n    pass\n_ = [weakref.ref(Obj(), _evil)] and _evil()\n",
+    # the guard read __class__ of the learner's object (isinstance), running its property unguarded
+    "class L(list):\n    @property\n    def __class__(self):\n        return _evil()\n_c = L().copy()\n",
+    # a finalizer that runs after loading, when the garbage collector finds a cycle
+    "class Late:\n    def __del__(self):\n        _evil()\ncycle = [Late()]\n_ = cycle.append(cycle)\ncycle = 0\n",
+])
+def test_load_time_code_cannot_change_the_libraries_where_the_functions_are_tested(tables, source):
+    import gc
+    ns, report = _load(SETUP + source)
+    gc.collect()
+    _untouched(tables)
+
+
+def test_loading_still_keeps_what_definitions_need(tables):
+    ns, report = _load(SETUP + "n = 1\nn += 2\nxs = [1]\nxs += [2]\nw = torch.ones(2)\nw += 1\n"
+                       "m = max([3, 1], key=abs)\nlengths = list(map(len, ['ab', 'c']))\n"
+                       "net = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU())\n"
+                       "class Net(torch.nn.Module):\n    def forward(self, x):\n        return x\nmodel = Net()\n")
+    assert ns["n"] == 3 and ns["xs"] == [1, 2] and ns["w"].tolist() == [2.0, 2.0] and ns["m"] == 3
+    assert ns["lengths"] == [2, 1] and "net" in ns and "model" in ns, report
+    _untouched(tables)
+
+
 def test_the_sandbox_copy_of_the_tests_has_no_expected_results():
     for stem in chapters.STEMS:
         source = pathlib.Path(chapters.load(stem).__file__).read_text(encoding="utf-8")
