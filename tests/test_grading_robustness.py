@@ -164,9 +164,10 @@ def tables():
 
 
 def _untouched(module):
+    import numpy as np
+
     import course_lib
     import course_lib.core.dtypes as dtypes
-    import numpy as np
     assert module.TABLE == {"float64": "float64"} and module.ITEMS == [1] and not module.ARRAY.any()
     assert module.flag == []
     assert dtypes._BY_NUMPY[np.dtype("float64")] is course_lib.float64
