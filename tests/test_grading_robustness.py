@@ -192,6 +192,11 @@ SETUP = "import builtins, functools, itertools, operator\nimport numpy as np\nim
     "_ = list(map(TABLE.update, [{'x': 1}]))\n_ = functools.partial(dict.update, TABLE, {'x': 1})()\n",
     "_ = list(itertools.starmap(operator.setitem, [(TABLE, 'x', 1)]))\n_ = sorted([ITEMS], key=list.clear)\n",
     "_ = np.add(ARRAY, 1, out=ARRAY)\n_ = ARRAY.fill(1)\n_ = list(map(np.add, [ARRAY], [1], [ARRAY]))\n",
+    # a table that reaches the callee through an iterator, which no check of the arguments opens
+    "g = (t for t in [TABLE])\n_ = list(itertools.starmap(dict.update, zip(g, [{'x': 1}])))\n"
+    "h = (a for a in [ARRAY])\n_ = list(map(np.copyto, h, [np.ones(3)]))\n"
+    "k = (a for a in [ARRAY])\n_ = list(map(np.add, k, [1], (a for a in [ARRAY])))\n"
+    "m = (i for i in [ITEMS])\n_ = list(map(operator.methodcaller('append', 2), m))\n",
     # a refusal swallowed by a finalizer (or a weakref callback) switched the guard off for the rest
     "class Dropper:\n    def __del__(self):\n        pass\n_ = [Dropper()] and _evil()\n",
     "import weakref\nclass Obj:\n    pass\n_ = [weakref.ref(Obj(), _evil)] and _evil()\n",
@@ -282,12 +287,17 @@ def test_long_and_lookalike_names_each_get_their_own_report_and_row(tmp_path):
     for name in names:
         (root / name).parent.mkdir(parents=True, exist_ok=True)
         (root / name).write_text("", encoding="utf-8")          # unreadable: graded without a kernel
+    names.append("huge_05_broadcasting.ipynb")                  # 100 MB (sparse): refused unread
+    with open(root / names[-1], "wb") as f:
+        f.truncate(100 * 2**20)
     proc = subprocess.run(GRADE + [str(root), "--out", str(out), "--jobs", "1"], capture_output=True, text=True,
                           timeout=300, cwd=ROOT)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     with open(out / "grades.csv", encoding="utf-8") as f:
         rows = {row["submission"]: row for row in csv.DictReader(f)}
     assert set(rows) == set(names) and {r["status"] for r in rows.values()} == {"unreadable"}
+    huge = json.loads((out / batch.report_name(names[-1])).read_text(encoding="utf-8"))
+    assert "太大" in huge["notes"][0]
     written = {json.loads(p.read_text(encoding="utf-8"))["submission"] for p in out.glob("*.json")}
     assert written == set(names) and len(list(out.glob("*.json"))) == len(names)
 
