@@ -31,8 +31,15 @@ from .ops import views as V
 from .ops.creation import as_tensor
 from .ops.random import multinomial as _multinomial
 from .torch_compat import dtypes as _dtype
-from .torch_compat.arguments import (FUNCTION_SIGNATURES, Signature, int_list, invalid_arguments, listing_order, parse,
-                                     public_names)
+from .torch_compat.arguments import (
+    FUNCTION_SIGNATURES,
+    Signature,
+    int_list,
+    invalid_arguments,
+    listing_order,
+    parse,
+    public_names,
+)
 from .torch_compat.layouts import check_no_partial_overlap
 from .torch_compat.random import _rng, normal_values, uniform_values
 
