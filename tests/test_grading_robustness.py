@@ -150,6 +150,7 @@ def tables():
     module = types.ModuleType("course_lib._clg_test_tables")
     module.TABLE, module.ITEMS, module.ARRAY = {"float64": "float64"}, [1], np.zeros(3)
     module.flag = []
+    exec("def swallow(fn):\n    try:\n        fn()\n    except BaseException:\n        pass\n", module.__dict__)
     sys.modules[module.__name__] = module
     import course_lib.core.dtypes as dtypes
     saved = dict(dtypes._BY_NUMPY)
@@ -176,7 +177,7 @@ def _untouched(module):
 
 
 SETUP = "import builtins, functools, itertools, operator\nimport numpy as np\nimport course_lib as torch\n" \
-        "from course_lib._clg_test_tables import TABLE, ITEMS, ARRAY, flag\n" \
+        "from course_lib._clg_test_tables import TABLE, ITEMS, ARRAY, flag, swallow\n" \
         "from course_lib.core.dtypes import _BY_NUMPY\n" \
         "def _evil(*args):\n    import course_lib\n    course_lib.Tensor.mean = _evil\n    flag.append(1)\n" \
         "    return list\n"
@@ -200,6 +201,9 @@ SETUP = "import builtins, functools, itertools, operator\nimport numpy as np\nim
     # a refusal swallowed by a finalizer (or a weakref callback) switched the guard off for the rest
     "class Dropper:\n    def __del__(self):\n        pass\n_ = [Dropper()] and _evil()\n",
     "import weakref\nclass Obj:\n    pass\n_ = [weakref.ref(Obj(), _evil)] and _evil()\n",
+    # a library function that swallows the refusal (CPython switched the guard off) before the next call
+    "_ = [swallow(_evil), _evil()]\n",
+    "class Init:\n    def __init__(self):\n        _evil()\n_ = [swallow(_evil), Init()]\n",
     # the guard read __class__ of the learner's object (isinstance), running its property unguarded
     "class L(list):\n    @property\n    def __class__(self):\n        return _evil()\n_c = L().copy()\n",
     # a finalizer that runs after loading, when the garbage collector finds a cycle

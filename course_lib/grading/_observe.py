@@ -197,7 +197,11 @@ class LoadGuard:
 
     def call(self, fn, /, *args, **kwargs):
         """Every call in the learner's loaded code goes through here (``_definitions.as_loaded``)."""
+        if sys.getprofile() is not self:          # a library swallowed a refusal and CPython switched us off
+            sys.setprofile(self)
         t = type(fn)
+        if t is types.FunctionType and fn.__code__.co_filename in self.files:
+            self._refuse(f"加载时调用了笔记本里定义的函数 {fn.__code__.co_name}")
         if t in C_CALLABLES or t is types.MethodType or t is types.FunctionType:
             if not self._callee_allowed(fn):
                 self._refuse(f"加载时调用了 {getattr(fn, '__qualname__', getattr(fn, '__name__', t.__name__))}")
