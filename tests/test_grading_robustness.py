@@ -57,6 +57,16 @@ def test_bytes_that_are_not_utf8_cost_only_their_cell(tmp_path):
         [fixtures.answer_cell(nb, "q3").source.splitlines()[1]]
 
 
+def test_a_notebook_whose_metadata_names_another_chapter_than_its_file_name_says_so():
+    nb = fixtures.filled_exercise()
+    nb.metadata["course_lib"]["chapter"] = "01_tensor_creation"
+    stem = _worker.detect_chapter(nb, "alice/05_broadcasting.ipynb")
+    assert stem == "01_tensor_creation"
+    assert "05_broadcasting" in _worker.chapter_note(nb, "alice/05_broadcasting.ipynb", stem)
+    assert _worker.chapter_note(nb, "alice/05_broadcasting.ipynb", "05_broadcasting", "05") is None
+    assert _worker.chapter_note(nb, "alice/homework.ipynb", stem) is None
+
+
 @pytest.mark.parametrize("text, words", [("", "空"), ("{", "JSON"), ("[1, 2]", "cells"), ('{"a": 1}', "cells"),
                                          ('{"cells": 3, "nbformat": 4}', "")])
 def test_files_that_are_not_notebooks_get_a_reason(tmp_path, text, words):
@@ -170,7 +180,7 @@ def _untouched(module):
     import course_lib
     import course_lib.core.dtypes as dtypes
     assert module.TABLE == {"float64": "float64"} and module.ITEMS == [1] and not module.ARRAY.any()
-    assert module.flag == []
+    assert module.flag == [] and "clg_marker_module" not in sys.modules
     assert dtypes._BY_NUMPY[np.dtype("float64")] is course_lib.float64
     assert course_lib.Tensor.mean.__module__.startswith("course_lib")
     assert sys.getprofile() is None
@@ -186,7 +196,7 @@ SETUP = "import builtins, functools, itertools, operator\nimport numpy as np\nim
 @pytest.mark.parametrize("source", [
     # in-place operators fire no call event: `|=` on a module's dict, `+=` on its list, on a numpy array
     "_BY_NUMPY |= {np.dtype('float64'): torch.float32}\nTABLE |= {'float64': 'float32'}\n"
-    "ITEMS += [2]\nARRAY += 1\n",
+    "ITEMS += [2]\nARRAY += 1\nfrom sys import modules\nmodules |= {'clg_marker_module': 1}\n",
     "class A:\n    t = TABLE\n    t |= {'x': 1}\n",
     # C functions called by C (map, partial, starmap) fire no c_call event; nor does a ufunc with out=
     "_ = list(map(builtins.setattr, [torch.Tensor], ['mean'], [_evil]))\n",
