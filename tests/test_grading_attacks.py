@@ -92,6 +92,9 @@ def batch(tmp_path_factory):
         shutil.copy(ROOT / "solutions" / f"{stem}.ipynb", root / "solutions")
         honest[f"solutions/{stem}.ipynb"] = sum(q.points for q in chapters.load(stem).QUESTIONS)
     shutil.copy(ROOT / "exercises" / "05_broadcasting.ipynb", root / "untouched_05_broadcasting.ipynb")
+    # symbolic links (to a folder, to a notebook) are not graded: no row, no report
+    os.symlink(root / "solutions", root / "linked_solutions")
+    os.symlink(ROOT / "solutions" / "05_broadcasting.ipynb", root / "linked_05_broadcasting.ipynb")
     honest["untouched_05_broadcasting.ipynb"] = 0
     before = _tree_digest(root)
     tmp_before = set(pathlib.Path(tempfile.gettempdir()).glob("clg-*"))
@@ -140,10 +143,12 @@ def test_every_other_submission_gets_its_honest_score(batch):
 
 
 @pytest.mark.parametrize("name", ["nbformat3", "lone_surrogate", "kernelspec_removed", "invalid_utf8",
-                                  "cross_question_patch", "dtype_table", "output_flood", "many_processes"])
+                                  "cross_question_patch", "dtype_table", "output_flood", "many_processes",
+                                  "load_time_escapes", "module_on_disk", "odd_values"])
 def test_these_lose_no_point_they_deserve(batch, name):
     # a correct nbformat-3 notebook, one unencodable cell, a deleted kernelspec and a crash, another
-    # question's patch, an edited dtype table: each costs exactly what is wrong, nothing more
+    # question's patch, an edited dtype table, load-time code that escaped the guard, a module written to
+    # disk, observations that are hard to read: each gets exactly what its answers deserve, no more, no less
     if f"attack_{name}.ipynb" not in batch.honest:
         pytest.skip("not in this batch (no sandbox)")
     report = batch.reports[f"attack_{name}.ipynb"]

@@ -57,6 +57,16 @@ def test_bytes_that_are_not_utf8_cost_only_their_cell(tmp_path):
         [fixtures.answer_cell(nb, "q3").source.splitlines()[1]]
 
 
+def test_a_notebook_whose_metadata_names_another_chapter_than_its_file_name_says_so():
+    nb = fixtures.filled_exercise()
+    nb.metadata["course_lib"]["chapter"] = "01_tensor_creation"
+    stem = _worker.detect_chapter(nb, "alice/05_broadcasting.ipynb")
+    assert stem == "01_tensor_creation"
+    assert "05_broadcasting" in _worker.chapter_note(nb, "alice/05_broadcasting.ipynb", stem)
+    assert _worker.chapter_note(nb, "alice/05_broadcasting.ipynb", "05_broadcasting", "05") is None
+    assert _worker.chapter_note(nb, "alice/homework.ipynb", stem) is None
+
+
 @pytest.mark.parametrize("text, words", [("", "空"), ("{", "JSON"), ("[1, 2]", "cells"), ('{"a": 1}', "cells"),
                                          ('{"cells": 3, "nbformat": 4}', "")])
 def test_files_that_are_not_notebooks_get_a_reason(tmp_path, text, words):
@@ -141,6 +151,91 @@ def test_the_load_guard_refuses_calls_of_the_learners_own_code_and_outside_the_l
     assert sys.getprofile() is None
 
 
+@pytest.fixture()
+def tables():
+    """A library module with the kinds of tables course_lib keeps (restored afterwards), and a flag."""
+    import types
+
+    import numpy as np
+    module = types.ModuleType("course_lib._clg_test_tables")
+    module.TABLE, module.ITEMS, module.ARRAY = {"float64": "float64"}, [1], np.zeros(3)
+    module.flag = []
+    exec("def swallow(fn):\n    try:\n        fn()\n    except BaseException:\n        pass\n", module.__dict__)
+    sys.modules[module.__name__] = module
+    import course_lib.core.dtypes as dtypes
+    saved = dict(dtypes._BY_NUMPY)
+    mean = sys.modules["course_lib"].Tensor.mean
+    try:
+        yield module
+    finally:
+        del sys.modules[module.__name__]
+        dtypes._BY_NUMPY.clear()
+        dtypes._BY_NUMPY.update(saved)
+        sys.modules["course_lib"].Tensor.mean = mean
+
+
+def _untouched(module):
+    import numpy as np
+
+    import course_lib
+    import course_lib.core.dtypes as dtypes
+    assert module.TABLE == {"float64": "float64"} and module.ITEMS == [1] and not module.ARRAY.any()
+    assert module.flag == [] and "clg_marker_module" not in sys.modules
+    assert dtypes._BY_NUMPY[np.dtype("float64")] is course_lib.float64
+    assert course_lib.Tensor.mean.__module__.startswith("course_lib")
+    assert sys.getprofile() is None
+
+
+SETUP = "import builtins, functools, itertools, operator\nimport numpy as np\nimport course_lib as torch\n" \
+        "from course_lib._clg_test_tables import TABLE, ITEMS, ARRAY, flag, swallow\n" \
+        "from course_lib.core.dtypes import _BY_NUMPY\n" \
+        "def _evil(*args):\n    import course_lib\n    course_lib.Tensor.mean = _evil\n    flag.append(1)\n" \
+        "    return list\n"
+
+
+@pytest.mark.parametrize("source", [
+    # in-place operators fire no call event: `|=` on a module's dict, `+=` on its list, on a numpy array
+    "_BY_NUMPY |= {np.dtype('float64'): torch.float32}\nTABLE |= {'float64': 'float32'}\n"
+    "ITEMS += [2]\nARRAY += 1\nfrom sys import modules\nmodules |= {'clg_marker_module': 1}\n",
+    "class A:\n    t = TABLE\n    t |= {'x': 1}\n",
+    # C functions called by C (map, partial, starmap) fire no c_call event; nor does a ufunc with out=
+    "_ = list(map(builtins.setattr, [torch.Tensor], ['mean'], [_evil]))\n",
+    "_ = list(map(TABLE.update, [{'x': 1}]))\n_ = functools.partial(dict.update, TABLE, {'x': 1})()\n",
+    "_ = list(itertools.starmap(operator.setitem, [(TABLE, 'x', 1)]))\n_ = sorted([ITEMS], key=list.clear)\n",
+    "_ = np.add(ARRAY, 1, out=ARRAY)\n_ = ARRAY.fill(1)\n_ = list(map(np.add, [ARRAY], [1], [ARRAY]))\n",
+    # a table that reaches the callee through an iterator, which no check of the arguments opens
+    "g = (t for t in [TABLE])\n_ = list(itertools.starmap(dict.update, zip(g, [{'x': 1}])))\n"
+    "h = (a for a in [ARRAY])\n_ = list(map(np.copyto, h, [np.ones(3)]))\n"
+    "k = (a for a in [ARRAY])\n_ = list(map(np.add, k, [1], (a for a in [ARRAY])))\n"
+    "m = (i for i in [ITEMS])\n_ = list(map(operator.methodcaller('append', 2), m))\n",
+    # a refusal swallowed by a finalizer (or a weakref callback) switched the guard off for the rest
+    "class Dropper:\n    def __del__(self):\n        pass\n_ = [Dropper()] and _evil()\n",
+    "import weakref\nclass Obj:\n    pass\n_ = [weakref.ref(Obj(), _evil)] and _evil()\n",
+    # a library function that swallows the refusal (CPython switched the guard off) before the next call
+    "_ = [swallow(_evil), _evil()]\n",
+    "class Init:\n    def __init__(self):\n        _evil()\n_ = [swallow(_evil), Init()]\n",
+    # the guard read __class__ of the learner's object (isinstance), running its property unguarded
+    "class L(list):\n    @property\n    def __class__(self):\n        return _evil()\n_c = L().copy()\n",
+    # a finalizer that runs after loading, when the garbage collector finds a cycle
+    "class Late:\n    def __del__(self):\n        _evil()\ncycle = [Late()]\n_ = cycle.append(cycle)\ncycle = 0\n",
+])
+def test_load_time_code_cannot_change_the_libraries_where_the_functions_are_tested(tables, source):
+    import gc
+    ns, report = _load(SETUP + source)
+    gc.collect()
+    _untouched(tables)
+
+
+def test_loading_still_keeps_what_definitions_need(tables):
+    ns, report = _load(SETUP + "n = 1\nn += 2\nxs = [1]\nxs += [2]\nw = torch.ones(2)\nw += 1\n"
+                       "m = max([3, 1], key=abs)\nlengths = list(map(len, ['ab', 'c']))\n"
+                       "net = torch.nn.Sequential(torch.nn.Linear(2, 3), torch.nn.ReLU())\n"
+                       "class Net(torch.nn.Module):\n    def forward(self, x):\n        return x\nmodel = Net()\n")
+    assert ns["n"] == 3 and ns["xs"] == [1, 2] and ns["w"].tolist() == [2.0, 2.0] and ns["m"] == 3
+    assert ns["lengths"] == [2, 1] and "net" in ns and "model" in ns, report
+    _untouched(tables)
+
+
 def test_the_sandbox_copy_of_the_tests_has_no_expected_results():
     for stem in chapters.STEMS:
         source = pathlib.Path(chapters.load(stem).__file__).read_text(encoding="utf-8")
@@ -182,6 +277,43 @@ def test_report_names_never_collide():
     assert batch.report_name("alice/05_broadcasting.ipynb") == "alice__05_broadcasting.json"
     assert all(f.endswith(".json") and "/" not in f and not f.startswith(".") and f != "grades.csv"
                for f in files)
+
+
+def test_a_plain_name_cannot_take_the_report_name_of_a_hashed_one_and_no_name_is_too_long():
+    # a student who reads report_name() names a file after another's hashed report name
+    victims = ["a__b.ipynb", "中文.ipynb", "a b.ipynb"]
+    for victim in victims:
+        hashed = batch.report_name(victim)[:-len(".json")]
+        lookalike = hashed.replace("__", "/", 1) + ".ipynb" if "__" in hashed else hashed + ".ipynb"
+        assert batch.report_name(lookalike) != batch.report_name(victim), (victim, lookalike)
+    # every report name (and the temporary name it is written under) fits in a file name of 255 bytes
+    for name in ["x" * 200 + "/" + "y" * 200 + ".ipynb", "名" * 80 + ".ipynb", "y" * 245 + ".ipynb",
+                 "a/" * 100 + "b.ipynb"]:
+        assert len(batch.report_name(name).encode("utf-8")) <= 140, name
+
+
+def test_long_and_lookalike_names_each_get_their_own_report_and_row(tmp_path):
+    root, out = tmp_path / "subs", tmp_path / "out"
+    victim = "a__b_05_broadcasting.ipynb"
+    names = [victim, batch.report_name(victim)[:-len(".json")].replace("__", "/", 1) + ".ipynb",
+             "x" * 200 + "/" + "y" * 200 + "_05_broadcasting.ipynb", "名" * 70 + "_05_broadcasting.ipynb",
+             "z" * 235 + "_05.ipynb"]
+    for name in names:
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text("", encoding="utf-8")          # unreadable: graded without a kernel
+    names.append("huge_05_broadcasting.ipynb")                  # 100 MB (sparse): refused unread
+    with open(root / names[-1], "wb") as f:
+        f.truncate(100 * 2**20)
+    proc = subprocess.run(GRADE + [str(root), "--out", str(out), "--jobs", "1"], capture_output=True, text=True,
+                          timeout=300, cwd=ROOT)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    with open(out / "grades.csv", encoding="utf-8") as f:
+        rows = {row["submission"]: row for row in csv.DictReader(f)}
+    assert set(rows) == set(names) and {r["status"] for r in rows.values()} == {"unreadable"}
+    huge = json.loads((out / batch.report_name(names[-1])).read_text(encoding="utf-8"))
+    assert "太大" in huge["notes"][0]
+    written = {json.loads(p.read_text(encoding="utf-8"))["submission"] for p in out.glob("*.json")}
+    assert written == set(names) and len(list(out.glob("*.json"))) == len(names)
 
 
 def test_the_csv_is_rebuilt_from_the_reports_and_never_holds_a_formula(tmp_path):

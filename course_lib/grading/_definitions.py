@@ -18,11 +18,19 @@ learner's top-level code makes to its own functions or to anything outside cours
 PyTorch and a few pure modules (``_observe.LoadGuard``).  Everything else (``print(...)``,
 ``check("q1")``, loops, ``x.attr = ...``, ``d[k] = ...``, calls of the learner's own functions)
 is skipped: a function must not depend on it, as the README says.
+
+What is loaded runs as :func:`as_loaded` rewrites it: ``x += v`` as ``x = x + v`` (an in-place
+operator fires no call event, so ``TABLE |= {...}`` on a library's table would pass the profile
+hook unseen) and every call ``f(a)`` as ``__clg_call__(f, a)``, which checks the callee and its
+arguments (a C function called by C, as by ``map`` or ``functools.partial``, fires no event either).
 """
 
 import ast
+import copy
 
-__all__ = ["transform_cell", "plan_cell", "DENIED_NAMES", "DENIED_ATTRIBUTES"]
+__all__ = ["transform_cell", "plan_cell", "as_loaded", "CALL", "DENIED_NAMES", "DENIED_ATTRIBUTES"]
+
+CALL = "__clg_call__"       # the name of the observer's checked call in the namespace of the definitions
 
 DENIED_NAMES = frozenset({
     "getattr", "setattr", "delattr", "exec", "eval", "compile", "globals", "locals", "vars", "open", "input",
@@ -110,7 +118,8 @@ def _check_stmt(node, in_class=False):
         for alias in node.names:
             parts = (alias.name.split(".") + [alias.asname or ""]
                      + (node.module.split(".") if isinstance(node, ast.ImportFrom) and node.module else []))
-            if any(p in DENIED_ATTRIBUTES for p in parts) or (alias.asname or "").startswith("__"):
+            bound = alias.asname or alias.name.split(".")[0]
+            if any(p in DENIED_ATTRIBUTES for p in parts) or bound.startswith("__"):
                 raise _Refuse(f"导入了 {alias.name}")
         return
     if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -119,6 +128,8 @@ def _check_stmt(node, in_class=False):
         _check_function(node)
         return
     if isinstance(node, ast.ClassDef):
+        if node.name.startswith("__") and not in_class:
+            raise _Refuse(f"定义了 {node.name}")
         for expr in node.bases + [k.value for k in node.keywords] + node.decorator_list:
             _check_expr(expr)
         if node.keywords:
@@ -196,3 +207,40 @@ def plan_cell(source, until_line=None):
             continue
         run.append(i)
     return {"run": run, "skipped": skipped}
+
+
+class _AsLoaded(ast.NodeTransformer):
+    """See :func:`as_loaded`.  A function's body runs only when it is called (in the observing child): kept."""
+
+    def visit_FunctionDef(self, node):
+        node.decorator_list = [self.visit(d) for d in node.decorator_list]
+        node.args = self.visit(node.args)
+        if node.returns is not None:
+            node.returns = self.visit(node.returns)
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_Lambda(self, node):
+        node.args = self.visit(node.args)
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        value = ast.BinOp(left=ast.Name(id=node.target.id, ctx=ast.Load()), op=node.op, right=node.value)
+        return ast.copy_location(ast.Assign(targets=[node.target], value=value), node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        return ast.copy_location(ast.Call(func=ast.Name(id=CALL, ctx=ast.Load()), args=[node.func] + node.args,
+                                          keywords=node.keywords), node)
+
+
+def as_loaded(node):
+    """A loadable top-level statement as the observer runs it: no in-place operator, every call checked.
+
+    ``x += v`` becomes ``x = x + v`` and ``f(a, k=b)`` becomes ``__clg_call__(f, a, k=b)``, outside the
+    bodies of functions and lambdas.  ``node`` is left as it is.
+    """
+    tree = _AsLoaded().visit(copy.deepcopy(node))
+    return ast.fix_missing_locations(tree)

@@ -27,6 +27,7 @@ expected results of the full chapter module.
 
 import ast
 import builtins
+import gc
 import json
 import linecache
 import os
@@ -54,8 +55,22 @@ class Refused(BaseException):
     """Raised by :class:`LoadGuard` into the learner's top-level code (not an ``Exception``)."""
 
 
+SCALARS = frozenset({int, float, bool, str, complex, type(None), bytes})
+PURE = frozenset({"abs", "all", "any", "ascii", "bin", "callable", "chr", "divmod", "format", "hash", "hex",
+                  "isinstance", "issubclass", "len", "max", "min", "oct", "ord", "pow", "repr", "round", "sorted",
+                  "sum"})       # built-ins that change nothing: fine as arguments (``max(xs, key=abs)``)
+C_CALLABLES = (types.BuiltinFunctionType, types.MethodDescriptorType, types.WrapperDescriptorType,
+               types.MethodWrapperType, types.ClassMethodDescriptorType)
+
+
+def _module_of(cls):
+    """A class's ``__module__`` as the class's dict holds it (never runs a property the learner put there)."""
+    module = type.__dict__["__module__"].__get__(cls)
+    return module if type(module) is str else ""
+
+
 def _module_allowed(name):
-    if not name:
+    if not isinstance(name, str) or not name:
         return False
     if name in ("importlib._bootstrap", "importlib._bootstrap_external"):     # what an import statement calls
         return True
@@ -73,41 +88,144 @@ class LoadGuard:
         self.denied = DENIED_ATTRIBUTES | DENIED_NAMES
         self.allowed = {id(f) for f in allowed_callables}
         self.keep = list(allowed_callables)
-        # every list / dict / set that a module holds as an attribute: the learner may not change them
+        # every list / dict / set / array that a module holds as an attribute: the learner may not change them
+        mutable = (list, dict, set, bytearray) + ((sys.modules["numpy"].ndarray,) if "numpy" in sys.modules else ())
         self.protected = set()
         for module in list(sys.modules.values()):
             if isinstance(module, types.ModuleType):
                 for value in list(getattr(module, "__dict__", {}).values()):
-                    if issubclass(type(value), (list, dict, set, bytearray)):   # type(): no __class__ lookup
-                        self.protected.add(id(value))
+                    if type(value) is type and getattr(value, "__module__", None) == module.__name__:
+                        for attr in list(value.__dict__.values()):        # a class's tables: Tensor._cache
+                            self._protect(attr, mutable, 1)
+                    else:
+                        self._protect(value, mutable, 0)
         self.protected.add(id(sys.modules))
         self.refused = None
+        self.active = False
+
+    def _protect(self, value, mutable, depth):
+        """Protect ``value`` if it is a mutable container, and the containers in it (three levels)."""
+        t = type(value)                                   # type(): no __class__ lookup
+        if issubclass(t, mutable):
+            self.protected.add(id(value))
+        if depth < 3 and t in (dict, list, tuple, set, frozenset) and len(value) <= 10_000:
+            for item in (list(value.values()) if t is dict else list(value)):
+                if type(item) not in SCALARS:
+                    self._protect(item, mutable, depth + 1)
 
     def _refuse(self, why):
         self.refused = why
         raise Refused(why)
 
     def _c_allowed(self, fn):
+        """Whether the learner's code may call the C function ``fn`` (read with ``type()``, never ``isinstance``:
+        that would look up ``__class__``, which the learner's object may define as a property)."""
         if id(fn) in self.allowed:
             return True
         name = getattr(fn, "__name__", "") or ""
         if name in self.denied:
             return False
-        owner = getattr(fn, "__self__", None)
-        if owner is None or isinstance(owner, types.ModuleType):
-            module = owner.__name__ if isinstance(owner, types.ModuleType) else getattr(fn, "__module__", "") or ""
+        if type(fn) is types.MethodDescriptorType or type(fn) is types.WrapperDescriptorType:
+            owner = fn.__objclass__                       # dict.update, list.clear: unbound, on a class
+        else:
+            owner = getattr(fn, "__self__", None)
+        if owner is None or type(owner) is types.ModuleType:
+            module = owner.__name__ if owner is not None else getattr(fn, "__module__", "") or ""
             if module == "builtins":
                 return name in SAFE_BUILTINS
             return _module_allowed(module)
         if id(owner) in self.protected:
             return False
-        cls = owner if isinstance(owner, type) else type(owner)
-        module = getattr(cls, "__module__", "") or ""
+        cls = owner if issubclass(type(owner), type) else type(owner)
+        module = _module_of(cls)
         if module == "builtins":
             return not name.startswith("_")
-        return _module_allowed(module)
+        return _module_allowed(module) or module == "__main__"
+
+    def _arg_refusal(self, value, depth=0, seen=None):
+        """Why ``value``, passed to a call at load time, is refused, or None.
+
+        The callee may call what it is given with arguments no check sees (``map``, ``functools.partial``,
+        ``itertools.starmap`` call C functions from C): so a library's table is refused, and so is a
+        callable unless it is the learner's own (refused when it runs), a class, a pure built-in or
+        ``math`` function, or a Python function of the libraries.  Lists, tuples, dicts and sets are
+        searched (``map(np.add, [TABLE], ...)``).
+        """
+        if id(value) in self.protected:
+            return "把库里的表格传给了函数"
+        t = type(value)
+        if t in C_CALLABLES:
+            owner = getattr(value, "__self__", None) if t is types.BuiltinFunctionType else None
+            pure = type(owner) is types.ModuleType and (
+                owner.__name__ in ("math", "cmath") or (owner.__name__ == "builtins" and value.__name__ in PURE))
+            if not pure:
+                return f"把 {getattr(value, '__qualname__', t.__name__)} 作为参数传给了函数"
+        elif t is types.MethodType or t is types.FunctionType:
+            if not self._callee_allowed(value):
+                return f"把 {getattr(value, '__qualname__', t.__name__)} 作为参数传给了函数"
+        elif callable(value) and not issubclass(t, type):
+            # a ufunc, np.copyto, a partial, an operator.methodcaller: C code that calls what it holds
+            if _module_of(t).split(".")[0] not in ("course_lib", "torch", "__main__"):
+                return f"把一个 {t.__name__} 对象（可以调用）作为参数传给了函数"
+        elif t in (list, tuple, dict, set, frozenset):
+            seen = seen if seen is not None else [0]
+            if depth > 32:
+                return "参数嵌套太深，无法检查"
+            for item in (value.items() if t is dict else value):
+                seen[0] += 1
+                if seen[0] > 1_000_000:
+                    return "参数太多，无法检查"
+                if type(item) in SCALARS:
+                    continue
+                why = self._arg_refusal(item, depth + 1, seen)
+                if why:
+                    return why
+        return None
+
+    def _callee_allowed(self, fn):
+        t = type(fn)
+        if t in C_CALLABLES:
+            return self._c_allowed(fn)
+        if t is types.MethodType:
+            return id(fn.__self__) not in self.protected and self._callee_allowed(fn.__func__)
+        if t is types.FunctionType:
+            if fn.__code__.co_filename in self.files:
+                return True                               # the learner's own: refused when called (profile)
+            return (_module_allowed(fn.__globals__.get("__name__")) and fn.__code__.co_name not in self.denied) \
+                or any(fn is f for f in self.keep)
+        return True
+
+    def call(self, fn, /, *args, **kwargs):
+        """Every call in the learner's loaded code goes through here (``_definitions.as_loaded``)."""
+        if sys.getprofile() is not self:          # a library swallowed a refusal and CPython switched us off
+            sys.setprofile(self)
+        t = type(fn)
+        if t is types.FunctionType and fn.__code__.co_filename in self.files:
+            self._refuse(f"加载时调用了笔记本里定义的函数 {fn.__code__.co_name}")
+        if t in C_CALLABLES or t is types.MethodType or t is types.FunctionType:
+            if not self._callee_allowed(fn):
+                self._refuse(f"加载时调用了 {getattr(fn, '__qualname__', getattr(fn, '__name__', t.__name__))}")
+        elif issubclass(t, type):
+            module = _module_of(fn)
+            if not (_module_allowed(module) or module in ("builtins", "__main__")):
+                self._refuse(f"加载时创建了 {fn.__name__}")
+        elif not (_module_allowed(_module_of(t)) or _module_of(t) == "__main__"):
+            self._refuse(f"加载时调用了一个 {t.__name__} 对象")
+        for value in args + tuple(kwargs.values()):
+            why = self._arg_refusal(value)
+            if why:
+                self._refuse(f"加载时{why}")
+        return fn(*args, **kwargs)
 
     def __call__(self, frame, event, arg):
+        try:
+            self._check(frame, event, arg)
+        except Refused:
+            raise
+        except Exception as e:  # noqa: BLE001 - whatever the learner's objects made the check raise: refuse
+            self._refuse(f"加载时的检查出错（{type(e).__name__}）")
+
+    def _check(self, frame, event, arg):
         if event == "call":
             code = frame.f_code
             if code.co_filename in self.files:
@@ -117,7 +235,7 @@ class LoadGuard:
             back = frame.f_back
             if back is not None and back.f_code.co_filename in self.files:
                 module = frame.f_globals.get("__name__", "")
-                allowed = self.allowed and any(getattr(f, "__code__", None) is code for f in self.keep)
+                allowed = any(getattr(f, "__code__", None) is code for f in self.keep)
                 if not allowed and (not _module_allowed(module) or code.co_name in self.denied):
                     self._refuse(f"加载时调用了 {module}.{code.co_name}")
         elif event == "c_call":
@@ -129,8 +247,27 @@ def _display(*args, **kwargs):
     """``display`` for functions that call it: shows nothing here."""
 
 
+def _plain_call(fn, /, *args, **kwargs):
+    return fn(*args, **kwargs)
+
+
+def _describe(e):
+    """``"Class: message"`` of an exception the learner's code raised (its ``__str__`` may be refused)."""
+    try:
+        return f"{type(e).__name__}: {str(e)[:300]}"
+    except BaseException:  # noqa: B036 - a refused or failing __str__: the class name is enough
+        return type(e).__name__
+
+
 def load(cells):
-    """Run the planned statements of ``cells`` in a new namespace; return ``(namespace, report)``."""
+    """Run the planned statements of ``cells`` in a new namespace; return ``(namespace, report)``.
+
+    Each statement runs as ``_definitions.as_loaded`` rewrites it, under :class:`LoadGuard`.  CPython
+    switches a profile function off when it raises: where a finalizer or a weakref callback swallows a
+    refusal (``sys.unraisablehook``), the guard is switched on again.  Garbage left by the statements is
+    collected while the guard is on; the observing process also keeps the collector off afterwards (``main``).
+    """
+    from ._definitions import CALL, _bound_names, as_loaded
     ns = {"__name__": "__main__", "__builtins__": builtins, "display": _display}
     files = set()
     errors, refused = [], []
@@ -151,26 +288,63 @@ def load(cells):
             continue
         parsed.append((cell, filename, tree))
     guard = LoadGuard(files, allowed)
-    for cell, filename, tree in parsed:
-        for i in cell["run"]:
-            if i >= len(tree.body):
-                continue
-            node = tree.body[i]
-            code = compile(ast.Module(body=[node], type_ignores=[]), filename, "exec")
-            guard.refused = None
+    guard.keep.append(guard.call)
+    ns[CALL] = guard.call
+    previous_hook = sys.unraisablehook
+
+    def rearm(unraisable):
+        if guard.active:
             sys.setprofile(guard)
-            try:
-                exec(code, ns)
-            except Refused as e:
-                refused.append({"cell": cell["index"], "line": node.lineno, "why": str(e)})
-            except BaseException as e:  # noqa: B036 - SystemExit, KeyboardInterrupt: a failed statement
-                if guard.refused:
-                    refused.append({"cell": cell["index"], "line": node.lineno, "why": guard.refused})
-                else:
-                    errors.append({"cell": cell["index"], "line": node.lineno,
-                                   "error": f"{type(e).__name__}: {str(e)[:300]}"})
-            finally:
-                sys.setprofile(None)
+
+    def run(code, cell, node):
+        guard.refused = None
+        guard.active = True
+        sys.setprofile(guard)
+        try:
+            exec(code, ns)
+        except Refused as e:
+            refused.append({"cell": cell["index"], "line": node.lineno, "why": guard.refused or _describe(e)})
+        except BaseException as e:  # noqa: B036 - SystemExit, KeyboardInterrupt: a failed statement
+            if guard.refused:
+                refused.append({"cell": cell["index"], "line": node.lineno, "why": guard.refused})
+            else:
+                errors.append({"cell": cell["index"], "line": node.lineno, "error": _describe(e)})
+        else:
+            if guard.refused:                 # refused, and the refusal swallowed: the statement does not count
+                refused.append({"cell": cell["index"], "line": node.lineno, "why": guard.refused})
+                for name in _bound_names(node):
+                    ns.pop(name, None)
+        finally:
+            guard.active = False
+            sys.setprofile(None)
+
+    sys.unraisablehook = rearm
+    collecting = gc.isenabled()
+    gc.disable()
+    gc.freeze()                               # what existed before: not the statements' garbage, not scanned
+    try:
+        for cell, filename, tree in parsed:
+            for i in cell["run"]:
+                if i >= len(tree.body):
+                    continue
+                node = tree.body[i]
+                code = compile(ast.Module(body=[as_loaded(node)], type_ignores=[]), filename, "exec")
+                run(code, cell, node)
+        guard.active = True                   # the statements' garbage: its finalizers run guarded, now
+        sys.setprofile(guard)
+        try:
+            gc.collect()
+        except BaseException:  # noqa: B036 - a refusal raised by a finalizer is already swallowed; anything else too
+            pass
+        finally:
+            guard.active = False
+            sys.setprofile(None)
+    finally:
+        sys.unraisablehook = previous_hook
+        gc.unfreeze()
+        if collecting:
+            gc.enable()
+    ns[CALL] = _plain_call                    # a generator defined at the top runs later, unchecked, in a child
     return ns, {"errors": errors, "refused": refused, "names": sorted(k for k in ns if not k.startswith("__"))}
 
 
@@ -197,6 +371,7 @@ def observe_in_child(module_name, question, ns, channel_fds):
             for fd in channel_fds:
                 os.close(fd)
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            gc.enable()                                    # the learner's code may make garbage cycles here
             import importlib
             core = importlib.import_module("course_lib.grading.core")
             module = importlib.import_module(module_name)
@@ -249,7 +424,7 @@ def observe_in_child(module_name, question, ns, channel_fds):
             result = json.loads(b"".join(chunks).decode("utf-8"))
             if not isinstance(result, dict):
                 raise ValueError("not an object")
-        except ValueError:
+        except (ValueError, RecursionError):
             result = {"error": "测试进程没有留下可以读取的结果（它被提前结束了吗？）"}
     return result
 
@@ -268,6 +443,7 @@ def main():
     def send(obj):
         out.write(json.dumps(obj, ensure_ascii=True, allow_nan=True) + "\n")
         out.flush()
+    gc.disable()       # never again here: a finalizer of the learner's garbage would run unguarded (see load)
     import course_lib  # noqa: F401 - imported once, before any learner code, shared by the forks
     import course_lib.grading.chapters._util  # noqa: F401
     import course_lib.grading.core  # noqa: F401
@@ -292,4 +468,5 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    status = main()
+    os._exit(status)   # no finalizer of the learner's objects runs on the way out

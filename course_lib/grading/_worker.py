@@ -144,6 +144,15 @@ def detect_chapter(nb, path, override=None):
     return chapters.stem_of(pathlib.Path(path).name)
 
 
+def chapter_note(nb, path, stem, override=None):
+    """A note when the file's name names another chapter than the one it is graded as (from its metadata)."""
+    named = chapters.stem_of(pathlib.Path(path).name)
+    if override or stem is None or named is None or named == stem:
+        return None
+    return (f"文件名表明这是 {named} 的练习，笔记本的元数据却写着 {stem}：按 {stem} 批改"
+            "（若不对，可以用 --chapter 指定章节）")
+
+
 # ---------------------------------------------------------------------------
 # The kernel
 # ---------------------------------------------------------------------------
@@ -720,6 +729,9 @@ def grade_submission(path, settings=None, name=None):
     nb, problem = read_submission(path)
     stem = detect_chapter(nb, path, settings.chapter)
     report["chapter"] = stem
+    note = chapter_note(nb, path, stem, settings.chapter)
+    if note:
+        report["notes"].append(note)
     qs = chapters.load(stem).QUESTIONS if stem is not None else []
     report["max_score"] = sum(q.points for q in qs)
     if problem or stem is None:

@@ -51,25 +51,36 @@ def find_submissions(root):
                   if ".ipynb_checkpoints" not in p.parts and p.is_file() and not p.is_symlink())
 
 
+MAX_NAME_BYTES = 100          # of the readable part of a report's file name (file names hold 255 bytes)
+_HASHED = re.compile(r"-[0-9a-f]{16}$")
+
+
 def report_name(submission):
     """The JSON file name of a submission's result: ``alice/05.ipynb`` -> ``alice__05.json``.
 
     Different submissions never share a name: when the plain form could be ambiguous (characters
-    outside ``[A-Za-z0-9_.-]``, or ``__`` in the path), a short hash of the path is added.
+    outside ``[A-Za-z0-9_.-]``, ``__`` in the path, a name as long as 100 bytes, or one that ends
+    like a hashed name), 16 hex digits of the path's SHA-256 are added to a shortened readable form,
+    and a plain name never ends that way.  A name (and the temporary name it is written under)
+    stays well below the 255 bytes of a file name.
     """
     stem = submission[:-len(".ipynb")] if submission.endswith(".ipynb") else submission
     plain = stem.replace("/", "__")
     if re.fullmatch(r"[A-Za-z0-9_.-]+", plain) and "__" not in stem and not plain.startswith(".") \
-            and plain.lower() != "grades":
+            and plain.lower() != "grades" and len(plain) <= MAX_NAME_BYTES and not _HASHED.search(plain):
         return plain + ".json"
-    digest = hashlib.sha1(submission.encode("utf-8", "surrogateescape")).hexdigest()[:8]
-    return re.sub(r"[^\w.-]+", "_", plain).lstrip(".")[:120] + f"-{digest}.json"
+    digest = hashlib.sha256(submission.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    readable = re.sub(r"[^\w.-]+", "_", plain).lstrip(".")
+    readable = readable.encode("utf-8", "replace")[:MAX_NAME_BYTES].decode("utf-8", "ignore")
+    return f"{readable}-{digest}.json"
 
 
 def _key(path, settings):
     """What a result depends on: the file's bytes, the settings, the grader's version."""
     h = hashlib.sha256()
-    h.update(pathlib.Path(path).read_bytes())
+    with open(path, "rb") as f:                       # in pieces: a submission may be gigabytes
+        for block in iter(lambda: f.read(2**20), b""):
+            h.update(block)
     h.update(json.dumps(settings, sort_keys=True).encode())
     h.update(str(GRADER_VERSION).encode())
     return h.hexdigest()
@@ -299,7 +310,10 @@ def write_reports(reports, out):
     """Write ``grades.csv`` and one ``<submission>.json`` per report into folder ``out``; return the CSV path."""
     for r in reports:
         if r is not None:
-            write_report(r, out)
+            try:
+                write_report(r, out)
+            except OSError as e:         # one result that cannot be written must not cost the others theirs
+                print(f"cannot write the report of {r['submission']}: {e}", file=sys.stderr, flush=True)
     return write_csv(reports, out)
 
 
