@@ -13,7 +13,6 @@ import warnings
 import numpy as np
 
 from ..core.backend import backend_of
-from ..core.grad_mode import is_grad_enabled
 from ..core.graph import Op
 from ..core.ops import Sum
 from ..core.tensor import Tensor, wrap, wrap_dim
@@ -671,7 +670,7 @@ def _missing_dim(name):
 def _autograd_dtype(input, rdt):
     """PyTorch's refusal to record a sum/prod/cumsum/cumprod with an integer or bool ``dtype`` (raised once the
     dims were checked and the kernel ran, only when the graph is recorded)."""
-    if rdt.kind != "f" and input.requires_grad and is_grad_enabled():
+    if rdt.kind != "f" and D.recording(input):
         raise RuntimeError(f"Autograd not support dtype: {_dtype.from_numpy_dtype(rdt)._short_name}")
 
 

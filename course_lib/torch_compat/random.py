@@ -232,11 +232,10 @@ def _rng(generator):
     return generator or default_generator
 
 
-_C_TYPE = {"Half": "c10::Half", "Float": "float", "Double": "double"}
-
-# random_ and randint: the C type PyTorch names in its bounds errors, and the digits of a floating dtype's mantissa
-RANDOM_C_TYPE = {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "int64_t", "Int": "int",
-                 "Short": "short", "Char": "signed char", "Byte": "unsigned char", "Bool": "bool"}
+# the C type PyTorch names in its bounds errors (uniform_, random_, randint), and the digits of a floating dtype's
+# mantissa (random_ and randint draw exact integers only within it)
+_C_TYPE = {"Float": "float", "Double": "double", "Half": "c10::Half", "Long": "int64_t", "Int": "int",
+           "Short": "short", "Char": "signed char", "Byte": "unsigned char", "Bool": "bool"}
 MANTISSA = {"Float": 24, "Double": 53, "Half": 11}
 
 
@@ -263,13 +262,13 @@ def check_random_bounds(dt, low, high, stacklevel=3):
         biggest = float(np.finfo(dt.numpy_dtype).max)
         for label, value in (("from", low), ("to - 1", high - 1)):
             if not -biggest <= value <= biggest:
-                raise RuntimeError(f"{label} is out of bounds for {RANDOM_C_TYPE[name]}")
+                raise RuntimeError(f"{label} is out of bounds for {_C_TYPE[name]}")
     for label, value in (("from", low), ("to - 1", high - 1)):
         if not lowest <= value <= highest:
             if digits is None:
-                raise RuntimeError(f"{label} is out of bounds for {RANDOM_C_TYPE[name]}")
+                raise RuntimeError(f"{label} is out of bounds for {_C_TYPE[name]}")
             warnings.warn(f"{label} is out of bounds [-(2^{digits}), 2^{digits}]. Due to precision limitations "
-                          f"{RANDOM_C_TYPE[name]} can support discrete uniform distribution only within this "
+                          f"{_C_TYPE[name]} can support discrete uniform distribution only within this "
                           "range. This warning will become an error in version 1.7 release, please fix the code "
                           "in advance (Triggered internally at /__w/pytorch/pytorch/aten/src/ATen/native/"
                           "DistributionTemplates.h:111.)", UserWarning, stacklevel=stacklevel)
