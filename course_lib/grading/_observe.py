@@ -37,6 +37,8 @@ import sys
 import time
 import types
 
+from ._definitions import CALL, DENIED_ATTRIBUTES, DENIED_NAMES, _bound_names, as_loaded
+
 MAX_OBSERVATION = 16 * 1024 * 1024     # bytes of one question's observation
 CO_NEWLOCALS = 0x0002
 COMPREHENSIONS = frozenset({"<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>"})
@@ -83,7 +85,6 @@ class LoadGuard:
     """A profile function (``sys.setprofile``) for loading definitions; see the module docstring."""
 
     def __init__(self, learner_files, allowed_callables=()):
-        from ._definitions import DENIED_ATTRIBUTES, DENIED_NAMES
         self.files = learner_files
         self.denied = DENIED_ATTRIBUTES | DENIED_NAMES
         self.allowed = {id(f) for f in allowed_callables}
@@ -267,7 +268,6 @@ def load(cells):
     refusal (``sys.unraisablehook``), the guard is switched on again.  Garbage left by the statements is
     collected while the guard is on; the observing process also keeps the collector off afterwards (``main``).
     """
-    from ._definitions import CALL, _bound_names, as_loaded
     ns = {"__name__": "__main__", "__builtins__": builtins, "display": _display}
     files = set()
     errors, refused = [], []
