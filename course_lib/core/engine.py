@@ -9,6 +9,7 @@ checks its arguments as PyTorch does, then calls ``run_backward``.
 In PyTorch: ``torch/csrc/autograd/engine.cpp`` and ``input_buffer.cpp``.
 """
 
+import itertools
 from heapq import heappop, heappush
 
 import numpy as np
@@ -98,7 +99,7 @@ class _Pass:
         self.root, self.shared, self.retain_graph, self.trace = root, shared, retain_graph, trace
         self.deps = _count_dependencies(root)
         self.buffers = {}            # node -> one gradient (or None) per output of the node
-        self.ready, self.tie = [], 0  # heap of (-sequence number, tie, node): the newest runs first
+        self.ready, self.tie = [], itertools.count()     # heap of (-sequence number, tie, node): newest first
         self.captures, self.leads, self.captured = {}, None, []
 
     def capture(self, inputs):
@@ -132,29 +133,24 @@ class _Pass:
                 node._release()
 
     def send(self, node, out):
-        """Put each gradient of ``out`` into the buffer of the node its edge leads to; a node whose
-        dependencies have all delivered becomes ready."""
-        if len(out) > 1 and (len(out) > 2 or out[0] is out[1]):
+        """Add each gradient of ``out`` into the buffer of the node its edge leads to, fitted to the input
+        first (``validate``); a node whose dependencies have all delivered becomes ready."""
+        if len(out) > 1:
             _mark_repeated(out, self.shared)
         for (nxt, nr), g, meta in zip(node.next_functions, out, node._input_meta):
             left = self.deps.get(nxt)
             if left is None:                     # no node, or one that leads to none of the wanted inputs
                 continue
             if g is not None:
-                self.deliver(node, nxt, nr, g, meta)
+                if meta is not None and (g.shape, g.dtype, g.__class__) != meta:
+                    g = validate(node, g, meta, nr)
+                buf = self.buffers.get(nxt)
+                if buf is None:
+                    buf = self.buffers[nxt] = [None] * nxt._n_outputs
+                buf[nr] = g if buf[nr] is None else _add(buf[nr], g, self.shared)
             self.deps[nxt] = left - 1
             if left == 1:
-                heappush(self.ready, (-nxt._sequence_nr, self.tie, nxt))
-                self.tie += 1
-
-    def deliver(self, node, nxt, nr, g, meta):
-        """Fit gradient ``g`` to its input (``meta``), then add it into input ``nr`` of ``nxt``'s buffer."""
-        if g.__class__ is not _ndarray and isinstance(g, _generic):
-            g = np.asarray(g)                    # NumPy gives scalars for 0-d results; keep arrays
-        if meta is not None and (g.shape != meta[0] or g.dtype is not meta[1] or g.__class__ is not meta[2]):
-            g = validate(node, g, meta, nr)
-        buf = self.buffers.setdefault(nxt, [None] * nxt._n_outputs)
-        buf[nr] = g if buf[nr] is None else _add(buf[nr], g, self.shared)
+                heappush(self.ready, (-nxt._sequence_nr, next(self.tie), nxt))
 
     def run_node(self, node, grads):
         """Run one ready node on the gradients of its outputs; return one gradient per edge."""
@@ -188,13 +184,15 @@ class _Pass:
 
 
 def _mark_repeated(out, shared):
-    """An array a node sends along two edges (``add`` sends one gradient to both inputs) is not the
+    """An array a node sends along two of its edges (``add`` sends one gradient to both inputs) is not the
     engine's alone: it must not be added into in place."""
+    if len(out) == 2 and out[0] is not out[1]:
+        return                                   # the usual case: one comparison
     seen = set()
-    for g in out:
-        if g is not None and id(g) in seen:
-            shared.add(id(g))
-        seen.add(id(g))
+    for i in map(id, out):                       # (None repeated is marked too: harmless)
+        if i in seen:
+            shared.add(i)
+        seen.add(i)
 
 
 def _add(old, grad, shared):
@@ -209,11 +207,12 @@ def _add(old, grad, shared):
 
 
 def validate(node, grad, meta, index):
-    """Fit a gradient to its input: summed back from a broadcast shape, cast, on the input's device.
+    """Fit a gradient to its input (``meta``): an array, summed back from a broadcast shape, cast, on its device.
 
     Raises:
         RuntimeError: a gradient that cannot be summed to the input's shape (PyTorch's message).
     """
+    grad = np.asarray(grad) if isinstance(grad, _generic) else grad     # NumPy gives scalars for 0-d results
     shape, dtype, array_type = meta
     if grad.shape != shape:
         try:

@@ -279,7 +279,8 @@ class Op:
 def _checked_apply(backward):
     """A node's ``apply``: check what forward saved (as PyTorch's nodes unpack it first), then the formula."""
     def apply(self, *grads):
-        self._check_saved()
+        if self._checks or self._saved is FREED:
+            self._check_saved()
         return backward(self, *grads)
     return apply
 
