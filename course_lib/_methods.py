@@ -379,8 +379,8 @@ def _inplace_binary(op, name):
     def method(self, other=_MISSING, *extra, alpha=1):
         if other is _MISSING or extra:
             raise _inplace_arguments(name, () if other is _MISSING else (other, *extra))
-        if self._requires_grad:              # autograd's in-place check comes before the kernel's (bools, alpha)
-            D.check_inplace(self, D.recording(self, other if isinstance(other, Tensor) else None), overlap=False)
+        if self._requires_grad and D.recording(self, other if isinstance(other, Tensor) else None):
+            D.check_inplace(self, True, overlap=False)   # autograd first, then the kernel (bools, alpha)
         A.check_operands(name, self, other, alpha)
         if alpha != 1:
             return D.inplace(A.WITH_ALPHA[op], name, self, other, {"alpha": alpha})
