@@ -274,6 +274,8 @@ class Op:
                 attrs["name"] = lambda self, _name=cls.node_full_name: _name
             cls.Node = type(cls.node_name, (Node,), attrs)
             Op.registry.append(cls)
+            if hooks.op_defined is not None:
+                hooks.op_defined(cls)
 
 
 def _checked_apply(backward):

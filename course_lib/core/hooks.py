@@ -7,7 +7,7 @@ saved values are checked, inference tensors, anomaly mode) when it is imported.
 
 from .backend import backend_of
 
-__all__ = ["total", "broadcast_to", "result_layout", "unpack_order", "new", "node_created", "check_saved",
+__all__ = ["total", "broadcast_to", "result_layout", "unpack_order", "new", "node_created", "op_defined", "check_saved",
            "run_node", "modified_hint"]
 
 
@@ -33,6 +33,7 @@ def unpack_order(op, count):
 
 new = object.__new__   # makes every tensor (torch_compat.inference: inference tensors inside inference_mode())
 node_created = None    # called with each new node (torch_compat.anomaly keeps its forward stack)
+op_defined = None      # called with each new Op that has a node (torch_compat.saved: its grad_fn._saved_* names)
 run_node = None        # if set, the engine runs each node as run_node(apply, node, grads, shared) (anomaly mode)
 check_saved = None     # called with each saved tensor's counter that is not a plain list (inference tensors)
 modified_hint = ("enable anomaly detection to find the operation that failed to compute its gradient, with "
