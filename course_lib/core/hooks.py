@@ -2,7 +2,7 @@
 
 Each default below is the plain behaviour, so the core runs, and reads, on its own;
 ``course_lib/torch_compat`` replaces them with PyTorch's (summing order, result layouts, the order
-saved values are checked, inference tensors, anomaly mode) when it is imported.
+saved values are checked, inference tensors, anomaly mode, ``grad_fn._saved_*``) when it is imported.
 """
 
 from .backend import backend_of
