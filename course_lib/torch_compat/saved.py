@@ -56,15 +56,14 @@ def _saved_by_name(node, index):
 
 
 def saved_value(node, name):
-    """``node._saved_<key>``, as PyTorch's node shows it.
+    """``node._saved_<key>`` (``name``), as PyTorch's node shows it: the getter of the properties
+    ``add_saved_names`` makes.
 
     Raises:
         RuntimeError: after backward freed it (PyTorch's message).
-        AttributeError: no such attribute.
+        AttributeError: the node has no such value.
     """
-    if not name.startswith("_saved_"):
-        raise AttributeError(f"'{type(node).__name__}' object has no attribute '{name}'")
-    key, d = name[len("_saved_"):], node.__dict__
+    key, d = name.removeprefix("_saved_"), node.__dict__
     names = getattr(getattr(node, "op", None), "saved_names", ())
     if "_shown_" + key in d:                 # a Python number PyTorch's node shows as it was given
         return d["_shown_" + key]
