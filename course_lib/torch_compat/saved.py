@@ -2,7 +2,7 @@
 
 PyTorch's generated nodes expose each saved value under its argument's name.  course_lib's Ops
 list those names in ``saved_names``; this module gives each Op's node class a property per name
-(and per attribute its forward and backward use on ``ctx``, such as ``ctx.alpha``): an input comes
+(and per attribute its forward sets on ``ctx``, such as ``ctx.alpha``): an input comes
 back as the very tensor that was saved, an output as a new tensor whose grad_fn is the node, a Python
 number as PyTorch's node shows it (``_saved_exponent``, or a "wrapped number" tensor for
 ``_saved_other`` of ``x * 2``).
@@ -12,6 +12,7 @@ attribute read on any node, and the backward engine reads many (measured: 8% mor
 backward of a 10-op chain).
 """
 
+import dis
 import functools
 
 import numpy as np
@@ -21,6 +22,8 @@ from ..core.graph import ERR_FREED, FREED, Op
 from ..core.tensor import wrap
 
 __all__ = ["saved_value", "wrapped_number", "add_saved_names"]
+
+_STORE_ATTR = dis.opmap["STORE_ATTR"]
 
 
 def wrapped_number(number):
@@ -77,12 +80,13 @@ def saved_value(node, name):
 
 
 def add_saved_names(op):
-    """Give ``op``'s node class ``_saved_<key>`` for each key of ``op.saved_names`` and each name its forward
-    and backward use (``ctx.alpha``; ``ctx._shown_self`` gives ``_saved_self``).  Reading one that the node
-    does not have raises AttributeError, as for any missing attribute."""
-    used = {name for fn in (getattr(op, "forward", None), getattr(op, "backward", None))
-            for name in getattr(getattr(fn, "__code__", None), "co_names", ())}
-    keys = set(op.saved_names) | {name.removeprefix("_shown_") for name in used}
+    """Give ``op``'s node class ``_saved_<key>`` for each key of ``op.saved_names`` and each attribute its
+    forward sets (``ctx.alpha = alpha``; ``ctx._shown_self = given`` gives ``_saved_self``), so that
+    ``dir(grad_fn)`` lists only those.  Reading one that the node does not have raises AttributeError."""
+    code = getattr(getattr(op, "forward", None), "__code__", None)
+    ops = code.co_code if code is not None else b""     # (opcode, argument) pairs; a forward has < 256 names
+    stored = {code.co_names[ops[i + 1]] for i in range(0, len(ops), 2) if ops[i] == _STORE_ATTR}
+    keys = set(op.saved_names) | {name.removeprefix("_shown_") for name in stored}
     for key in keys:
         name = "_saved_" + key
         if not hasattr(op.Node, name):
